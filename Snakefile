@@ -1,0 +1,30 @@
+# lucene-revisited: engine -> corpora -> indexes -> studies (papermill notebooks) -> figures -> paper.
+# Run through ./run paper (which bootstraps the environment), or `snakemake --cores 2` inside it.
+import sys
+from pathlib import Path
+
+from lrev import config as lrconfig
+
+configfile: "config/config.yaml"
+
+try:
+    CFG = lrconfig.load(base=config)  # validated before any job is scheduled
+except lrconfig.ConfigError as err:
+    sys.exit(str(err))
+
+ROOT = CFG.root
+PAPER = ROOT / "paper" / "lucene-revisited.pdf"
+
+include: "workflow/rules/engine.smk"
+include: "workflow/rules/pk.smk"
+include: "workflow/rules/paper.smk"
+
+
+rule all:
+    input:
+        PAPER,
+
+
+onsuccess:
+    if PAPER.is_file():
+        print(f"paper: {PAPER.resolve()}")

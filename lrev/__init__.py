@@ -1,0 +1,1 @@
+"""lucene-revisited: re-running classic Lucene performance studies on real Lucene releases."""

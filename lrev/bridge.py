@@ -1,0 +1,106 @@
+"""The thin JPype bridge: one JVM, for one Lucene version, per Python process.
+
+JPype cannot restart a JVM, so a process that has started Lucene X can never load Lucene Y; ``start``
+refuses a second version instead of failing later in a confusing way. Results come back from Java as
+a columnar ``org.lucenerevisited.engine.harness.Table`` and cross the bridge one column per call
+(:func:`frame`), never one call per sample.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import jpype
+import jpype.imports  # noqa: F401  (enables `from org.apache… import …` after start)
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from lrev import engine, jdk
+from lrev.config import major
+
+DEFAULT_HEAP = "4g"
+_running: dict[str, object] = {}
+
+
+def jvm_flags(version: str, java_home: Path, heap: str = DEFAULT_HEAP) -> list[str]:
+    """Flags for Lucene ``version``: fixed heap (stable footprints), native access, vector module on 9+."""
+    flags = [f"-Xms{heap}", f"-Xmx{heap}", "--enable-native-access=ALL-UNNAMED"]
+    if major(version) >= 9 and jdk.has_module(java_home, "jdk.incubator.vector"):
+        flags += ["--add-modules", "jdk.incubator.vector"]
+    return flags
+
+
+def start(version: str, heap: str = DEFAULT_HEAP) -> list[str]:
+    """Start the JVM with the engine built for ``version``; returns the JVM flags used."""
+    if jpype.isJVMStarted():
+        if _running.get("version") != version:
+            raise RuntimeError(f"this process already runs Lucene {_running.get('version')}; JPype cannot "
+                               f"start a second JVM for {version}: use a new process (lrev.fork)")
+        return list(_running["flags"])
+    home = jdk.find_jdk()
+    flags = jvm_flags(version, home, heap)
+    jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(version), convertStrings=False)
+    _running.update(version=version, flags=flags, java_home=str(home))
+    reported = str(jpype.JClass("org.lucenerevisited.engine.EngineInfo").luceneVersion())
+    if reported != version:
+        raise RuntimeError(f"engine for {version} loaded Lucene {reported}: build/engine/{version} is stale")
+    return flags
+
+
+def java_strings(values: list[str]) -> object:
+    return jpype.JArray(jpype.JString)([str(v) for v in values])
+
+
+def java_ints(values: list[int]) -> object:
+    return jpype.JArray(jpype.JInt)(np.asarray(values, dtype=np.int32))
+
+
+def frame(table: object) -> pd.DataFrame:
+    """A Java ``Table`` as a DataFrame, one bridge call per column."""
+    columns = {}
+    for name in map(str, table.columnNames()):
+        kind = str(table.columnType(name))
+        if kind == "long":
+            columns[name] = np.asarray(table.longs(name), dtype=np.int64)
+        elif kind == "double":
+            columns[name] = np.asarray(table.doubles(name), dtype=np.float64)
+        else:
+            columns[name] = [str(s) for s in table.strings(name)]
+    return pd.DataFrame(columns)
+
+
+def engine_info() -> dict[str, object]:
+    info = jpype.JClass("org.lucenerevisited.engine.EngineInfo")
+    return {
+        "lucene_version": str(info.luceneVersion()),
+        "java_version": str(info.javaVersion()),
+        "java_vendor": str(info.javaVendor()),
+        "jvm_arguments": [str(a) for a in info.jvmInputArguments()],
+        "java_home": _running.get("java_home"),
+        "postings_formats": sorted(str(f) for f in info.availablePostingsFormats()),
+    }
+
+
+@contextmanager
+def progress(desc: str) -> Iterator[object]:
+    """A Java ``Progress`` that drives a tqdm bar (one bar per stage the engine reports)."""
+    bars: dict[str, tqdm] = {}
+
+    @jpype.JImplements("org.lucenerevisited.engine.harness.Progress")
+    class _Progress:
+        @jpype.JOverride
+        def report(self, stage, done, total):
+            stage = str(stage)
+            bar = bars.get(stage)
+            if bar is None:
+                bar = bars[stage] = tqdm(total=int(total), desc=f"{desc}: {stage}", leave=False)
+            bar.n = int(done)
+            bar.refresh()
+
+    try:
+        yield _Progress()
+    finally:
+        for bar in bars.values():
+            bar.close()

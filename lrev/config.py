@@ -1,0 +1,159 @@
+"""The pipeline's one validated configuration.
+
+``load`` merges the chosen scale's values under each study's own, validates the whole against
+``config/schema.yaml`` and a few cross-key rules, and raises :class:`ConfigError` naming the
+offending key or value. It runs before any work starts (the Snakefile calls it at parse time).
+"""
+from __future__ import annotations
+
+import copy
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import jsonschema
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG_FILE = REPO / "config" / "config.yaml"
+SCHEMA_FILE = REPO / "config" / "schema.yaml"
+SHIMS_DIR = REPO / "engine" / "shims"
+
+#: Keys every study needs after its scale block is merged in.
+PK_REQUIRED = ("versions", "contenders", "conditions", "reopen_corpus", "batch_size", "body_words", "seed",
+               "docs", "segment_docs", "key_batches", "forks", "min_warmup_rounds", "max_warmup_rounds",
+               "measure_rounds", "stable_cv", "reopen")
+
+
+class ConfigError(ValueError):
+    """A configuration problem, stated with the key path it concerns."""
+
+
+def _key_path(path: Any) -> str:
+    return ".".join(str(p) for p in path) or "<top level>"
+
+
+def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Recursive dict merge: ``override`` wins, nested mappings merge key by key."""
+    out = copy.deepcopy(dict(base))
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def numbers_restored(value: Any) -> Any:
+    """Snakemake's ``--config key='{a: 1}'`` hands nested values over as strings; bring numbers back."""
+    if isinstance(value, Mapping):
+        return {k: numbers_restored(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [numbers_restored(v) for v in value]
+    if isinstance(value, str):
+        try:
+            parsed = yaml.safe_load(value)
+        except yaml.YAMLError:
+            return value
+        if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
+            return parsed
+    return value
+
+
+def major(version: str) -> int:
+    return int(version.split(".")[0])
+
+
+@dataclass(frozen=True)
+class Config:
+    """The validated configuration plus each study's effective (scale-merged) settings."""
+
+    raw: dict[str, Any]
+    studies: dict[str, dict[str, Any]]
+
+    @property
+    def scale(self) -> str:
+        return self.raw["scale"]
+
+    @property
+    def root(self) -> Path:
+        """Everything generated for this scale lives below this folder."""
+        return Path(self.raw["outdir"]) / self.scale
+
+    @property
+    def lucene_versions(self) -> list[str]:
+        return list(self.raw["lucene_versions"])
+
+    def study(self, name: str) -> dict[str, Any]:
+        return self.studies[name]
+
+
+def validate_raw(raw: Mapping[str, Any]) -> None:
+    schema = yaml.safe_load(SCHEMA_FILE.read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.path), list(map(str, e.path))))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        raise ConfigError(f"config error at '{_key_path(err.absolute_path)}': {err.message}")
+
+
+def _check_versions(raw: Mapping[str, Any]) -> None:
+    for version in raw["lucene_versions"]:
+        shim = SHIMS_DIR / f"lucene{major(version)}"
+        if not shim.is_dir():
+            raise ConfigError(f"config error at 'lucene_versions': Lucene {version} has no engine shim "
+                              f"({shim.relative_to(REPO)} is missing)")
+
+
+def _resolve_pk(raw: Mapping[str, Any]) -> dict[str, Any]:
+    scale_values = raw["scales"][raw["scale"]].get("pk", {})
+    pk = merge(scale_values, raw.get("pk", {}))
+    missing = [k for k in PK_REQUIRED if k not in pk]
+    if missing:
+        raise ConfigError(f"config error at 'pk': missing {', '.join(missing)} "
+                          f"(neither pk nor scales.{raw['scale']}.pk sets it)")
+    known = raw["lucene_versions"]
+    for version in pk["versions"]:
+        if version not in known:
+            raise ConfigError(f"config error at 'pk.versions': unknown Lucene version '{version}' "
+                              f"(lucene_versions lists {', '.join(known)})")
+        if version not in pk["contenders"]:
+            raise ConfigError(f"config error at 'pk.contenders': no contenders listed for Lucene {version}")
+        if "default" not in pk["contenders"][version]:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': 'default' must be a contender "
+                              "(ratios are taken against it)")
+    if pk["min_warmup_rounds"] > pk["max_warmup_rounds"]:
+        raise ConfigError("config error at 'pk.min_warmup_rounds': "
+                          f"{pk['min_warmup_rounds']} exceeds max_warmup_rounds {pk['max_warmup_rounds']}")
+    if pk["segment_docs"] > pk["docs"]:
+        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds docs {pk['docs']}")
+    return pk
+
+
+def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | None = None) -> Config:
+    """Validate ``base`` (default: config/config.yaml) merged with ``overrides``."""
+    raw = merge(base if base is not None else yaml.safe_load(CONFIG_FILE.read_text()), overrides or {})
+    raw = numbers_restored(raw)
+    validate_raw(raw)
+    _check_versions(raw)
+    studies = {}
+    if "pk" in raw["studies"]:
+        studies["pk"] = _resolve_pk(raw)
+    return Config(raw=raw, studies=studies)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m lrev.config [overrides.yaml]``: validate and print the effective settings."""
+    overrides = yaml.safe_load(Path(argv[0]).read_text()) if argv else None
+    try:
+        cfg = load(overrides)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(yaml.safe_dump({"scale": cfg.scale, "root": str(cfg.root), "studies": cfg.studies}, sort_keys=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""The `pk` study: primary-key lookups (seed 001, MemoryCodec)."""

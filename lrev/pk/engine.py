@@ -1,0 +1,105 @@
+"""Typed Python calls into the `pk` engine classes (org.lucenerevisited.pk). Needs a started JVM
+(:func:`lrev.bridge.start`); each call returns a DataFrame built column by column from a Java Table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jpype
+import numpy as np
+import pandas as pd
+
+from lrev import bridge
+
+
+def _pk(name: str):
+    return jpype.JClass(f"org.lucenerevisited.pk.{name}")
+
+
+def build_indexes(docs_tsv: str, out_dir: str, contenders: list[str], segment_docs: int) -> pd.DataFrame:
+    """One index per contender (plus ``baseline``) in ``out_dir/<contender>/{multi,merged}``."""
+    with bridge.progress("index") as progress:
+        table = _pk("PkIndexer").build(docs_tsv, out_dir, bridge.java_strings(contenders), segment_docs, progress)
+    return bridge.frame(table)
+
+
+@dataclass
+class LookupSpec:
+    """One interleaved lookup run: every contender, on one corpus/layout/keys file, per thread count."""
+
+    contenders: list[str]
+    index_paths: list[str]
+    keys_tsv: str
+    threads: list[int]
+    batch_size: int
+    min_warmup_rounds: int
+    max_warmup_rounds: int
+    stable_window: int
+    stable_cv: float
+    measure_rounds: int
+    seed: int
+    aa_calibration: bool = True
+
+
+def lookups(spec: LookupSpec) -> pd.DataFrame:
+    bench = _pk("PkLookupBench")
+    java = bench.Spec()
+    java.contenders = bridge.java_strings(spec.contenders)
+    java.indexPaths = bridge.java_strings(spec.index_paths)
+    java.keysTsv = spec.keys_tsv
+    java.threads = bridge.java_ints(spec.threads)
+    java.batchSize = spec.batch_size
+    java.minWarmupRounds = spec.min_warmup_rounds
+    java.maxWarmupRounds = spec.max_warmup_rounds
+    java.stableWindow = spec.stable_window
+    java.stableCv = spec.stable_cv
+    java.measureRounds = spec.measure_rounds
+    java.seed = spec.seed
+    java.aaCalibration = spec.aa_calibration
+    with bridge.progress("lookups") as progress:
+        return bridge.frame(bench.run(java, progress))
+
+
+def resolve_all(contender: str, index_path: str, keys_tsv: str) -> np.ndarray:
+    """Every key's global docID (-1 for a miss), as the contender resolves it."""
+    return np.asarray(_pk("PkLookupBench").resolveAll(contender, index_path, keys_tsv), dtype=np.int32)
+
+
+def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> pd.DataFrame:
+    with bridge.progress("footprint") as progress:
+        table = _pk("PkFootprint").measure(bridge.java_strings(contenders), bridge.java_strings(index_paths),
+                                           keys_tsv, progress)
+    return bridge.frame(table)
+
+
+@dataclass
+class ReopenSpec:
+    """NRT reopen latency while ``updates_per_reopen`` docs are updated by id every ``interval_ms``."""
+
+    contenders: list[str]
+    index_paths: list[str]
+    docs_tsv: str
+    work_dir: str
+    updates_per_reopen: int
+    interval_ms: int
+    warmup_reopens: int
+    rounds: int
+    reopens_per_round: int
+    seed: int
+
+
+def reopen(spec: ReopenSpec) -> pd.DataFrame:
+    bench = _pk("PkReopenBench")
+    java = bench.Spec()
+    java.contenders = bridge.java_strings(spec.contenders)
+    java.indexPaths = bridge.java_strings(spec.index_paths)
+    java.docsTsv = spec.docs_tsv
+    java.workDir = spec.work_dir
+    java.updatesPerReopen = spec.updates_per_reopen
+    java.reopenIntervalMs = spec.interval_ms
+    java.warmupReopens = spec.warmup_reopens
+    java.rounds = spec.rounds
+    java.reopensPerRound = spec.reopens_per_round
+    java.seed = spec.seed
+    with bridge.progress("reopen") as progress:
+        return bridge.frame(bench.run(java, progress))

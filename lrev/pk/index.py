@@ -1,0 +1,54 @@
+"""Build the `pk` indexes of one corpus for one Lucene version (own process, own JVM).
+
+    python -m lrev.pk.index --version 9.12.3 --corpus runs/default/corpora/pk/seq \
+        --out runs/default/indexes/pk/9.12.3/seq --segment-docs 20000 --contenders default Memory …
+
+The folder appears whole or not at all. Its manifest.json records the Lucene version, the fields and
+their formats, and every index's segments, so another tool (Luke, luceneutil) can open them: each
+``<contender>/<layout>/`` is a plain Lucene index of that version, read through its default codec
+plus lucene-codecs on the classpath.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from lrev import bridge, provenance
+from lrev.io import atomic_dir, read_json, write_json
+from lrev.pk import engine, layout
+
+FIELDS = {
+    "id": "StringField: the primary key, indexed as one term (docs only, no freqs/positions/norms), "
+          "not stored; its postings format is the contender",
+    "body": "TextField: whitespace-tokenised synthetic text, not stored; the version's default format",
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--corpus", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--segment-docs", type=int, required=True)
+    ap.add_argument("--contenders", nargs="+", required=True)
+    a = ap.parse_args()
+    corpus = read_json(a.corpus / "manifest.json")
+    flags = bridge.start(a.version)
+    started = provenance.now()
+    with atomic_dir(a.out) as tmp:
+        built = engine.build_indexes(str(a.corpus / "docs.tsv"), str(tmp),
+                                     layout.indexed_contenders(a.contenders), a.segment_docs)
+        built["path"] = [str(Path(p).relative_to(tmp)) for p in built["path"]]
+        write_json(tmp / "manifest.json", {
+            "study": "pk", "lucene_version": a.version, "engine": bridge.engine_info(), "jvm_flags": flags,
+            "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"],
+                       "parameters": corpus["parameters"]},
+            "fields": FIELDS, "segment_docs": a.segment_docs,
+            "merge_policy": "LogDocMergePolicy + SerialMergeScheduler (deterministic; docID == corpus row)",
+            "indexes": built.to_dict(orient="records"),
+            "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
+        })
+
+
+if __name__ == "__main__":
+    main()

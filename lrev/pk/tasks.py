@@ -1,0 +1,72 @@
+"""The `pk` study's fork tasks (run by :mod:`lrev.fork`, one JVM each). Each takes the scale root,
+the Lucene version, the fork number and the study's effective settings, and returns one tidy table.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from lrev.pk import engine, layout
+
+#: A contender's warm-up counts as stable once this many consecutive samples agree within stable_cv.
+STABLE_WINDOW = 3
+
+
+def _seed(pk: dict[str, Any], fork: int, salt: int) -> int:
+    return int(pk["seed"]) * 1000 + fork * 10 + salt
+
+
+def lookups(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
+    """Every condition, one interleaved run of all contenders per thread count."""
+    contenders = pk["contenders"][version]
+    parts = []
+    for i, cond in enumerate(pk["conditions"]):
+        spec = engine.LookupSpec(
+            contenders=contenders,
+            index_paths=[str(layout.index_path(Path(root), version, cond["corpus"], c, cond["layout"]))
+                         for c in contenders],
+            keys_tsv=str(layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])),
+            threads=list(cond["threads"]), batch_size=pk["batch_size"],
+            min_warmup_rounds=pk["min_warmup_rounds"], max_warmup_rounds=pk["max_warmup_rounds"],
+            stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"], measure_rounds=pk["measure_rounds"],
+            seed=_seed(pk, fork, i))
+        part = engine.lookups(spec)
+        part.insert(0, "corpus", cond["corpus"])
+        part.insert(1, "layout", cond["layout"])
+        part.insert(2, "miss_rate", float(cond["miss_rate"]))
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def footprint(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
+    """Disk and heap bytes of every contender's index and of the baseline, per corpus and layout."""
+    contenders = pk["contenders"][version] + [layout.BASELINE]
+    parts = []
+    for corpus in layout.corpora(pk):
+        for lay in sorted({c["layout"] for c in pk["conditions"] if c["corpus"] == corpus}):
+            paths = [str(layout.index_path(Path(root), version, corpus, c, lay)) for c in contenders]
+            part = engine.footprint(contenders, paths, str(layout.keys_file(Path(root), corpus, 0.0)))
+            part.insert(0, "corpus", corpus)
+            part.insert(1, "layout", lay)
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
+    """NRT reopen latency of every format contender (strategies over another index are left out)."""
+    corpus = pk["reopen_corpus"]
+    contenders = [c for c in pk["contenders"][version] if c not in layout.INDEX_OF]
+    settings = pk["reopen"]
+    work = layout.results_dir(Path(root), version) / f".reopen-work-{fork}"
+    spec = engine.ReopenSpec(
+        contenders=contenders,
+        index_paths=[str(layout.index_path(Path(root), version, corpus, c, "multi")) for c in contenders],
+        docs_tsv=str(layout.corpus_dir(Path(root), corpus) / "docs.tsv"), work_dir=str(work),
+        updates_per_reopen=settings["updates_per_reopen"], interval_ms=settings["interval_ms"],
+        warmup_reopens=settings["warmup_reopens"], rounds=settings["rounds"],
+        reopens_per_round=settings["reopens_per_round"], seed=_seed(pk, fork, 9))
+    part = engine.reopen(spec)
+    part.insert(0, "corpus", corpus)
+    return part

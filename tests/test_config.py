@@ -1,0 +1,63 @@
+"""Config validation: bad values stop with a message naming the key or value."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from lrev import config
+from lrev.config import REPO, ConfigError
+
+
+def test_shipped_config_is_valid_at_every_scale():
+    for scale in ("smoke", "default", "paper"):
+        cfg = config.load({"scale": scale})
+        assert cfg.scale == scale
+        assert cfg.study("pk")["docs"] == cfg.raw["scales"][scale]["pk"]["docs"]
+
+
+def test_study_values_override_the_scale():
+    cfg = config.load({"scale": "smoke", "pk": {"docs": 1234}})
+    assert cfg.study("pk")["docs"] == 1234
+    assert cfg.study("pk")["forks"] == cfg.raw["scales"]["smoke"]["pk"]["forks"]
+
+
+@pytest.mark.parametrize("overrides, named", [
+    ({"pk": {"versions": ["4.10.5"]}}, "4.10.5"),
+    ({"lucene_versions": ["4.10.4", "5.5.5"]}, "5.5.5"),
+    ({"pk": {"docs": 0}}, "pk.docs"),
+    ({"pk": {"docs": -5}}, "pk.docs"),
+    ({"studies": ["pq"]}, "pq"),
+    ({"pk": {"dcos": 10}}, "dcos"),
+    ({"sclae": "smoke"}, "sclae"),
+    ({"scale": "huge"}, "huge"),
+    ({"pk": {"reopen": {"interval_ms": 0}}}, "pk.reopen.interval_ms"),
+    ({"pk": {"min_warmup_rounds": 9, "max_warmup_rounds": 2}}, "min_warmup_rounds"),
+    ({"pk": {"contenders": {"9.12.3": ["Memory"]}}}, "default"),
+])
+def test_invalid_config_names_the_key_or_value(overrides, named):
+    with pytest.raises(ConfigError) as err:
+        config.load(overrides)
+    assert named in str(err.value)
+
+
+def test_merge_is_recursive_and_leaves_inputs_alone():
+    base = {"a": {"b": 1, "c": {"d": 2}}, "e": [1]}
+    out = config.merge(base, {"a": {"c": {"d": 3}}, "e": [2]})
+    assert out == {"a": {"b": 1, "c": {"d": 3}}, "e": [2]}
+    assert base["a"]["c"]["d"] == 2
+
+
+@pytest.mark.parametrize("option", ["pk={docs: 0}", "studies=[pq]", "pk={versions: ['4.10.5']}", "pk={dcos: 1}"])
+def test_snakemake_stops_fast_and_writes_nothing(tmp_path, option):
+    started = time.monotonic()
+    # A real run, not a dry run: if validation let the value through, work would start (and time out).
+    done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1",
+                           "--config", f"outdir={tmp_path}", option],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "config error at" in done.stderr + done.stdout
+    assert time.monotonic() - started < 10
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,35 @@
+# Figures, claim verdicts and the paper, from the studies' result files only.
+from lrev.pk.figures import FIGURES as PK_FIGURES
+
+PK_VERSIONS = PK["versions"] if PK else []
+
+
+rule pk_figures:
+    input:
+        [f for v in PK_VERSIONS for f in pk_results(v)],
+    output:
+        [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
+    shell:
+        "python -m lrev.pk.figures --results {ROOT}/results --out {ROOT}/figures/pk"
+
+
+rule claims:
+    input:
+        registry="claims/pk.yaml",
+        results=[f for v in PK_VERSIONS for f in pk_results(v)],
+    output:
+        ROOT / "results/claims.json",
+    shell:
+        "python -m lrev.claims --registry {input.registry} --results {ROOT}/results --out {output}"
+
+
+rule paper:
+    input:
+        sources=sorted(str(p) for p in Path("paper").glob("*.typ")),
+        figures=rules.pk_figures.output,
+        claims=ROOT / "results/claims.json",
+    output:
+        PAPER,
+    shell:
+        "python -m lrev.paper --results {ROOT}/results --figures {ROOT}/figures --claims {input.claims}"
+        " --out {output}"

@@ -1,0 +1,61 @@
+# The `pk` study (seed 001): corpora -> one index set per version and corpus -> notebook per version.
+import json
+
+from lrev.pk import layout as pk_layout
+
+PK = CFG.study("pk") if "pk" in CFG.studies else None
+PK_CORPORA = pk_layout.corpora(PK) if PK else []
+PK_RESULTS = ["lookups.parquet", "footprint.parquet", "reopen.parquet", "manifest.json"]
+
+
+def pk_results(version):
+    return [str(pk_layout.results_dir(ROOT, version) / name) for name in PK_RESULTS]
+
+
+rule pk_corpus:
+    output:
+        docs=ROOT / "corpora/pk/{corpus}/docs.tsv",
+        manifest=ROOT / "corpora/pk/{corpus}/manifest.json",
+    wildcard_constraints:
+        corpus="seq|uuid",
+    params:
+        miss_rates=lambda w: " ".join(str(r) for r in pk_layout.miss_rates(PK, w.corpus)),
+    shell:
+        "python data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {PK[docs]} --seed {PK[seed]}"
+        " --body-words {PK[body_words]} --batch-size {PK[batch_size]} --key-batches {PK[key_batches]}"
+        " --miss-rates {params.miss_rates} --out {ROOT}/corpora/pk/{wildcards.corpus}"
+
+
+rule pk_index:
+    input:
+        unpack(lambda w: engine_of(w.version)),
+        corpus=ROOT / "corpora/pk/{corpus}/manifest.json",
+    output:
+        ROOT / "indexes/pk/{version}/{corpus}/manifest.json",
+    wildcard_constraints:
+        corpus="seq|uuid",
+    params:
+        contenders=lambda w: " ".join(PK["contenders"][w.version]),
+    threads: 1
+    shell:
+        "python -m lrev.pk.index --version {wildcards.version} --corpus {ROOT}/corpora/pk/{wildcards.corpus}"
+        " --out {ROOT}/indexes/pk/{wildcards.version}/{wildcards.corpus}"
+        " --segment-docs {PK[segment_docs]} --contenders {params.contenders}"
+
+
+rule pk_run:
+    """One papermill execution per Lucene version; it runs every measurement fork in its own JVM."""
+    input:
+        notebook="notebooks/pk.ipynb",
+        indexes=lambda w: [ROOT / f"indexes/pk/{w.version}/{c}/manifest.json" for c in PK_CORPORA],
+    output:
+        results=[str(ROOT / "results/pk/{version}" / name) for name in PK_RESULTS],
+        notebook=ROOT / "results/pk/{version}/pk.ipynb",
+    params:
+        settings=json.dumps(PK, sort_keys=True),
+    # Timings own the whole machine: nothing else runs beside a measurement.
+    threads: workflow.cores
+    shell:
+        "papermill --no-progress-bar {input.notebook} {output.notebook}"
+        " -p version {wildcards.version} -p scale {CFG.scale} -p root {ROOT}"
+        " -p settings_json {params.settings:q} -p ensure_inputs False"
