@@ -1,0 +1,79 @@
+package org.lucenerevisited.pk;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.PostingsFormat;
+import org.apache.lucene.codecs.bloom.BloomFilteringPostingsFormat;
+import org.apache.lucene.codecs.perfield.PerFieldPostingsFormat;
+import org.lucenerevisited.engine.shim.LuceneShim;
+
+/**
+ * Names of the pk study's contenders and the codec each one indexes with. A contender is a
+ * postings-format SPI name used for the id field only, or one of the special names below.
+ */
+public final class PkContenders {
+
+  /** The primary-key field; every other field keeps the version's default format. */
+  public static final String ID_FIELD = "id";
+  /** The version's default postings format for the id field. */
+  public static final String DEFAULT = "default";
+  /** BloomFilteringPostingsFormat wrapping the default format. */
+  public static final String BLOOM = "BloomFilter";
+  /** Heap map over the {@code default} index, built at reader open: see {@link GlobalPkMap}. */
+  public static final String GLOBAL_MAP = "GlobalPkMap";
+  /** The same documents without an id field, so Python can attribute bytes to the id field. */
+  public static final String BASELINE = "baseline";
+
+  private PkContenders() {}
+
+  /**
+   * Every contender this Lucene build can run: writable SPI postings formats (BloomFilter needs a
+   * delegate, so it appears only as the special name), then default, BloomFilter, GlobalPkMap.
+   */
+  public static String[] available() {
+    TreeSet<String> formats = new TreeSet<>(PostingsFormat.availablePostingsFormats());
+    formats.remove(BLOOM);
+    formats.removeAll(LuceneShim.INSTANCE.readOnlyPostingsFormats());
+    List<String> out = new ArrayList<>(formats);
+    out.add(DEFAULT);
+    out.add(BLOOM);
+    out.add(GLOBAL_MAP);
+    return out.toArray(new String[0]);
+  }
+
+  /** Throws IllegalArgumentException naming {@code contender} unless it is available. */
+  public static void check(String contender) {
+    if (!List.of(available()).contains(contender)) {
+      throw new IllegalArgumentException("unknown contender '" + contender
+          + "'; available on Lucene " + org.apache.lucene.util.Version.LATEST + ": "
+          + String.join(", ", available()));
+    }
+  }
+
+  /** The contender whose index {@code contender} reads: GlobalPkMap reads the default index. */
+  public static String indexOf(String contender) {
+    return GLOBAL_MAP.equals(contender) ? DEFAULT : contender;
+  }
+
+  /** The version's default postings format for the id field, e.g. Lucene41 or Lucene912. */
+  public static PostingsFormat defaultPostingsFormat() {
+    return ((PerFieldPostingsFormat) Codec.getDefault().postingsFormat())
+        .getPostingsFormatForField(ID_FIELD);
+  }
+
+  /** The codec to index {@code contender} (or {@link #BASELINE}) with. */
+  public static Codec codec(String contender) {
+    if (BASELINE.equals(contender)) {
+      return Codec.getDefault();
+    }
+    check(contender);
+    PostingsFormat idFormat = switch (indexOf(contender)) {
+      case DEFAULT -> defaultPostingsFormat();
+      case BLOOM -> new BloomFilteringPostingsFormat(defaultPostingsFormat());
+      default -> PostingsFormat.forName(contender);
+    };
+    return new PkCodec(Codec.getDefault(), idFormat);
+  }
+}

@@ -1,0 +1,80 @@
+package org.lucenerevisited.pk;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.ref.Reference;
+import java.nio.file.Paths;
+import org.apache.lucene.util.Accountable;
+import org.lucenerevisited.engine.harness.Table;
+import org.lucenerevisited.engine.shim.LuceneShim;
+
+/**
+ * Disk and heap cost of each contender's index. heap_bytes is measured, not estimated: used heap
+ * after GC with the reader open and the id field warmed by one lookup pass (GlobalPkMap: with its
+ * map built), minus used heap after GC before opening. accounted_bytes is what Lucene itself
+ * reports (sum of segment readers' ramBytesUsed, plus the map), or -1 where readers do not
+ * implement Accountable (Lucene 9+).
+ */
+public final class PkFootprint {
+
+  private static final int MAX_GC_PASSES = 20;
+  private static final long GC_SETTLED_BYTES = 256 * 1024;
+
+  private PkFootprint() {}
+
+  /** Columns: contender, path, disk_bytes, heap_bytes, accounted_bytes. */
+  public static Table measure(String[] contenders, String[] indexPaths, String keysTsv)
+      throws IOException {
+    if (contenders.length != indexPaths.length) {
+      throw new IllegalArgumentException("contenders and indexPaths differ in length");
+    }
+    PkBatches batches = PkBatches.load(Paths.get(keysTsv), 4000);
+    int[] scratch = new int[4000];
+    Table.Builder table = Table.builder().stringColumn("contender").stringColumn("path")
+        .longColumn("disk_bytes").longColumn("heap_bytes").longColumn("accounted_bytes");
+    for (int i = 0; i < contenders.length; i++) {
+      String contender = contenders[i];
+      if (!PkContenders.BASELINE.equals(contender)) {
+        PkContenders.check(contender);
+      }
+      long before = usedHeapAfterGc();
+      try (PkLookupBench.OpenIndex index =
+          PkLookupBench.OpenIndex.open(contender, contender, Paths.get(indexPaths[i]))) {
+        PkResolver resolver = index.newResolver();
+        resolver.resolveAll(batches, scratch);
+        long heap = usedHeapAfterGc() - before;
+        table.addRow(contender, indexPaths[i], PkIndexes.diskBytes(Paths.get(indexPaths[i])),
+            heap, accountedBytes(index));
+        Reference.reachabilityFence(resolver);
+      }
+    }
+    return table.build();
+  }
+
+  private static long accountedBytes(PkLookupBench.OpenIndex index) {
+    long sum = 0;
+    for (LuceneShim.Leaf leaf : LuceneShim.INSTANCE.leaves(index.reader)) {
+      if (!(leaf.reader() instanceof Accountable a)) {
+        return -1;
+      }
+      sum += a.ramBytesUsed();
+    }
+    return index.map == null ? sum : sum + index.map.ramBytesUsed();
+  }
+
+  /** Collects until two successive readings of used heap differ by less than 256 KB. */
+  private static long usedHeapAfterGc() {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    long previous = Long.MAX_VALUE;
+    for (int pass = 0; pass < MAX_GC_PASSES; pass++) {
+      System.gc();
+      long used = memory.getHeapMemoryUsage().getUsed();
+      if (Math.abs(previous - used) < GC_SETTLED_BYTES) {
+        return used;
+      }
+      previous = used;
+    }
+    return previous;
+  }
+}
