@@ -28,7 +28,7 @@ def jvm_flags(version: str, java_home: Path, heap: str = DEFAULT_HEAP) -> list[s
     """Flags for Lucene ``version``: fixed heap (stable footprints), native access, vector module on 9+."""
     flags = [f"-Xms{heap}", f"-Xmx{heap}", "--enable-native-access=ALL-UNNAMED"]
     if major(version) >= 9 and jdk.has_module(java_home, "jdk.incubator.vector"):
-        flags += ["--add-modules", "jdk.incubator.vector"]
+        flags.append("--add-modules=jdk.incubator.vector")  # one token: JNI takes no separate values
     return flags
 
 

@@ -17,7 +17,8 @@ def _pk(name: str):
 
 
 def build_indexes(docs_tsv: str, out_dir: str, contenders: list[str], segment_docs: int) -> pd.DataFrame:
-    """One index per contender (plus ``baseline``) in ``out_dir/<contender>/{multi,merged}``."""
+    """One index per contender in ``out_dir/<contender>/{multi,merged}``, plus ``baseline`` (no id field);
+    GlobalPkMap reads the ``default`` index."""
     with bridge.progress("index") as progress:
         table = _pk("PkIndexer").build(docs_tsv, out_dir, bridge.java_strings(contenders), segment_docs, progress)
     return bridge.frame(table)
@@ -43,7 +44,7 @@ class LookupSpec:
 
 def lookups(spec: LookupSpec) -> pd.DataFrame:
     bench = _pk("PkLookupBench")
-    java = bench.Spec()
+    java = _pk("PkLookupSpec")()
     java.contenders = bridge.java_strings(spec.contenders)
     java.indexPaths = bridge.java_strings(spec.index_paths)
     java.keysTsv = spec.keys_tsv
@@ -66,10 +67,8 @@ def resolve_all(contender: str, index_path: str, keys_tsv: str) -> np.ndarray:
 
 
 def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> pd.DataFrame:
-    with bridge.progress("footprint") as progress:
-        table = _pk("PkFootprint").measure(bridge.java_strings(contenders), bridge.java_strings(index_paths),
-                                           keys_tsv, progress)
-    return bridge.frame(table)
+    table = _pk("PkFootprint").measure(bridge.java_strings(contenders), bridge.java_strings(index_paths), keys_tsv)
+    return bridge.frame(table).drop(columns="path")
 
 
 @dataclass
@@ -90,7 +89,7 @@ class ReopenSpec:
 
 def reopen(spec: ReopenSpec) -> pd.DataFrame:
     bench = _pk("PkReopenBench")
-    java = bench.Spec()
+    java = _pk("PkReopenSpec")()
     java.contenders = bridge.java_strings(spec.contenders)
     java.indexPaths = bridge.java_strings(spec.index_paths)
     java.docsTsv = spec.docs_tsv

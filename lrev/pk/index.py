@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lrev import bridge, provenance
 from lrev.io import atomic_dir, read_json, write_json
-from lrev.pk import engine, layout
+from lrev.pk import engine
 
 FIELDS = {
     "id": "StringField: the primary key, indexed as one term (docs only, no freqs/positions/norms), "
@@ -36,9 +36,8 @@ def main() -> None:
     flags = bridge.start(a.version)
     started = provenance.now()
     with atomic_dir(a.out) as tmp:
-        built = engine.build_indexes(str(a.corpus / "docs.tsv"), str(tmp),
-                                     layout.indexed_contenders(a.contenders), a.segment_docs)
-        built["path"] = [str(Path(p).relative_to(tmp)) for p in built["path"]]
+        built = engine.build_indexes(str(a.corpus / "docs.tsv"), str(tmp), a.contenders, a.segment_docs)
+        built["path"] = [str(Path(p).relative_to(tmp.resolve())) for p in built["path"]]
         write_json(tmp / "manifest.json", {
             "study": "pk", "lucene_version": a.version, "engine": bridge.engine_info(), "jvm_flags": flags,
             "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"],

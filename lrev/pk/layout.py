@@ -50,10 +50,5 @@ def miss_rates(pk: dict[str, Any], corpus: str) -> list[float]:
     return sorted({0.0} | {float(c["miss_rate"]) for c in pk["conditions"] if c["corpus"] == corpus})
 
 
-def indexed_contenders(contenders: list[str]) -> list[str]:
-    """The indexes to build: every format contender, plus the baseline; strategies reuse another's."""
-    return [c for c in contenders if c not in INDEX_OF] + [BASELINE]
-
-
 def family(pk: dict[str, Any], contender: str) -> str:
     return pk["families"].get(contender, contender)
