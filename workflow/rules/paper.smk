@@ -6,7 +6,8 @@ PK_VERSIONS = PK["versions"] if PK else []
 
 rule pk_figures:
     input:
-        [f for v in PK_VERSIONS for f in pk_results(v)],
+        results=[f for v in PK_VERSIONS for f in pk_results(v)],
+        code=["lrev/pk/figures.py", "lrev/pk/summary.py", "lrev/stats.py"],
     output:
         [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
     shell:
@@ -17,6 +18,7 @@ rule claims:
     input:
         registry="claims/pk.yaml",
         results=[f for v in PK_VERSIONS for f in pk_results(v)],
+        code=["lrev/claims.py", "lrev/stats.py"],
     output:
         ROOT / "results/claims.json",
     shell:
@@ -26,6 +28,7 @@ rule claims:
 rule paper:
     input:
         sources=sorted(str(p) for p in Path("paper").glob("*.typ")),
+        code="lrev/paper.py",
         figures=rules.pk_figures.output,
         claims=ROOT / "results/claims.json",
     output:

@@ -6,6 +6,9 @@ from lrev.pk import layout as pk_layout
 PK = CFG.study("pk") if "pk" in CFG.studies else None
 PK_CORPORA = pk_layout.corpora(PK) if PK else []
 PK_RESULTS = ["lookups.parquet", "footprint.parquet", "reopen.parquet", "manifest.json"]
+# The Python each step runs is an input too, so changing it reruns the step.
+PK_RUN_CODE = ["lrev/fork.py", "lrev/bridge.py", "lrev/provenance.py", "lrev/pk/engine.py", "lrev/pk/tasks.py",
+               "lrev/pk/results.py", "lrev/pk/layout.py"]
 
 
 def pk_results(version):
@@ -13,16 +16,24 @@ def pk_results(version):
 
 
 rule pk_corpus:
+    input:
+        "data-recipes/pk_corpus.py",
     output:
         docs=ROOT / "corpora/pk/{corpus}/docs.tsv",
         manifest=ROOT / "corpora/pk/{corpus}/manifest.json",
     wildcard_constraints:
         corpus="seq|uuid",
+    # Everything the recipe reads is a param, so a changed value reruns it (Snakemake's params trigger).
     params:
+        docs=PK["docs"],
+        seed=PK["seed"],
+        body_words=PK["body_words"],
+        batch_size=PK["batch_size"],
+        key_batches=PK["key_batches"],
         miss_rates=lambda w: " ".join(str(r) for r in pk_layout.miss_rates(PK, w.corpus)),
     shell:
-        "python data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {PK[docs]} --seed {PK[seed]}"
-        " --body-words {PK[body_words]} --batch-size {PK[batch_size]} --key-batches {PK[key_batches]}"
+        "python data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {params.docs} --seed {params.seed}"
+        " --body-words {params.body_words} --batch-size {params.batch_size} --key-batches {params.key_batches}"
         " --miss-rates {params.miss_rates} --out {ROOT}/corpora/pk/{wildcards.corpus}"
 
 
@@ -30,23 +41,26 @@ rule pk_index:
     input:
         unpack(lambda w: engine_of(w.version)),
         corpus=ROOT / "corpora/pk/{corpus}/manifest.json",
+        code=["lrev/pk/index.py", "lrev/pk/engine.py", "lrev/bridge.py"],
     output:
         ROOT / "indexes/pk/{version}/{corpus}/manifest.json",
     wildcard_constraints:
         corpus="seq|uuid",
     params:
+        segment_docs=PK["segment_docs"],
         contenders=lambda w: " ".join(PK["contenders"][w.version]),
     threads: 1
     shell:
         "python -m lrev.pk.index --version {wildcards.version} --corpus {ROOT}/corpora/pk/{wildcards.corpus}"
         " --out {ROOT}/indexes/pk/{wildcards.version}/{wildcards.corpus}"
-        " --segment-docs {PK[segment_docs]} --contenders {params.contenders}"
+        " --segment-docs {params.segment_docs} --contenders {params.contenders}"
 
 
 rule pk_run:
     """One papermill execution per Lucene version; it runs every measurement fork in its own JVM."""
     input:
         notebook="notebooks/pk.ipynb",
+        code=PK_RUN_CODE,
         indexes=lambda w: [ROOT / f"indexes/pk/{w.version}/{c}/manifest.json" for c in PK_CORPORA],
     output:
         results=[str(ROOT / "results/pk/{version}" / name) for name in PK_RESULTS],
