@@ -7,11 +7,13 @@ runs the JUnit suite against each configured version.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from lrev import jdk
 from lrev.config import REPO, major
 
 ENGINE = REPO / "engine"
@@ -31,9 +33,14 @@ def maven_target(version: str) -> Path:
     return ENGINE / "target" / f"lucene-{version}"
 
 
+def maven_env() -> dict[str, str]:
+    """Maven runs on the JDK >= 21 that lrev.jdk finds, whatever JAVA_HOME said before."""
+    return {**os.environ, "JAVA_HOME": str(jdk.find_jdk())}
+
+
 def build(version: str) -> Path:
     """Package the engine for ``version`` and publish jar + classpath into build/engine/<version>/."""
-    subprocess.run(mvn(version, "-DskipTests", "package"), check=True)
+    subprocess.run(mvn(version, "-DskipTests", "package"), check=True, env=maven_env())
     target = maven_target(version)
     jar = next(target.glob("lucene-revisited-engine-*.jar"))
     out = build_dir(version)
@@ -60,7 +67,7 @@ def classpath(version: str) -> list[str]:
 def test(versions: list[str]) -> int:
     for version in versions:
         print(f"== JUnit on Lucene {version}", flush=True)
-        code = subprocess.call([c for c in mvn(version, "test") if c != "-q"])
+        code = subprocess.call([c for c in mvn(version, "test") if c != "-q"], env=maven_env())
         if code:
             return code
     return 0

@@ -28,6 +28,7 @@ TASKS = {
     "pk.lookups": "lrev.pk.tasks:lookups",
     "pk.footprint": "lrev.pk.tasks:footprint",
     "pk.reopen": "lrev.pk.tasks:reopen",
+    "pk.crosscheck": "lrev.pk.tasks:crosscheck",
 }
 
 

@@ -66,6 +66,11 @@ def resolve_all(contender: str, index_path: str, keys_tsv: str) -> np.ndarray:
     return np.asarray(_pk("PkLookupBench").resolveAll(contender, index_path, keys_tsv), dtype=np.int32)
 
 
+def plain_loop(index_path: str, keys_tsv: str, seconds: float, batch_size: int) -> float:
+    """Lookups/s of the independent ``PlainLookupLoop`` (its own seekExact loop, no harness)."""
+    return float(_pk("PlainLookupLoop").run(index_path, keys_tsv, seconds, batch_size).lookupsPerSecond())
+
+
 def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> pd.DataFrame:
     table = _pk("PkFootprint").measure(bridge.java_strings(contenders), bridge.java_strings(index_paths), keys_tsv)
     return bridge.frame(table).drop(columns="path")

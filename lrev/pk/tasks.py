@@ -10,6 +10,8 @@ import pandas as pd
 
 from lrev.pk import engine, layout
 
+#: The seed's own setting: sequential ids, several segments, every key present (threads: 1).
+CROSSCHECK_CONDITION = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0}
 #: A contender's warm-up counts as stable once this many consecutive samples agree within stable_cv.
 STABLE_WINDOW = 3
 
@@ -18,21 +20,23 @@ def _seed(pk: dict[str, Any], fork: int, salt: int) -> int:
     return int(pk["seed"]) * 1000 + fork * 10 + salt
 
 
+def _lookup_spec(root: str, version: str, pk: dict[str, Any], cond: dict[str, Any], seed: int) -> engine.LookupSpec:
+    contenders = pk["contenders"][version]
+    return engine.LookupSpec(
+        contenders=contenders,
+        index_paths=[str(layout.index_path(Path(root), version, cond["corpus"], c, cond["layout"]))
+                     for c in contenders],
+        keys_tsv=str(layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])),
+        threads=list(cond["threads"]), batch_size=pk["batch_size"],
+        min_warmup_rounds=pk["min_warmup_rounds"], max_warmup_rounds=pk["max_warmup_rounds"],
+        stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"], measure_rounds=pk["measure_rounds"], seed=seed)
+
+
 def lookups(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
     """Every condition, one interleaved run of all contenders per thread count."""
-    contenders = pk["contenders"][version]
     parts = []
     for i, cond in enumerate(pk["conditions"]):
-        spec = engine.LookupSpec(
-            contenders=contenders,
-            index_paths=[str(layout.index_path(Path(root), version, cond["corpus"], c, cond["layout"]))
-                         for c in contenders],
-            keys_tsv=str(layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])),
-            threads=list(cond["threads"]), batch_size=pk["batch_size"],
-            min_warmup_rounds=pk["min_warmup_rounds"], max_warmup_rounds=pk["max_warmup_rounds"],
-            stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"], measure_rounds=pk["measure_rounds"],
-            seed=_seed(pk, fork, i))
-        part = engine.lookups(spec)
+        part = engine.lookups(_lookup_spec(root, version, pk, cond, _seed(pk, fork, i)))
         part.insert(0, "corpus", cond["corpus"])
         part.insert(1, "layout", cond["layout"])
         part.insert(2, "miss_rate", float(cond["miss_rate"]))
@@ -70,3 +74,24 @@ def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFra
     part = engine.reopen(spec)
     part.insert(0, "corpus", corpus)
     return part
+
+
+def crosscheck(root: str, version: str, fork: int, pk: dict[str, Any], contenders: list[str],
+               alternations: int, seconds: float) -> pd.DataFrame:
+    """The harness (all contenders interleaved, as in the pipeline) and the plain loop, alternating in
+    this one JVM so that JVM-start and host drift hit both alike; lookups/s per source and contender."""
+    cond = {**CROSSCHECK_CONDITION, "threads": [1]}
+    keys = layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])
+    rows = []
+    for alternation in range(alternations):
+        bench = engine.lookups(_lookup_spec(root, version, pk, cond, _seed(pk, fork, 50 + alternation)))
+        measured = bench[bench["phase"] == "measure"]
+        for contender in contenders:
+            mine = measured[measured["contender"] == contender]
+            rows.append({"alternation": alternation, "source": "harness", "contender": contender,
+                         "lookups_per_s": float(mine["ops"].sum() / (mine["nanos"].sum() / 1e9))})
+            index = layout.index_path(Path(root), version, cond["corpus"], contender, cond["layout"])
+            engine.plain_loop(str(index), str(keys), seconds / 2, pk["batch_size"])  # its own JIT warm-up
+            rows.append({"alternation": alternation, "source": "plain loop", "contender": contender,
+                         "lookups_per_s": engine.plain_loop(str(index), str(keys), seconds, pk["batch_size"])})
+    return pd.DataFrame(rows)

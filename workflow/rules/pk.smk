@@ -73,3 +73,19 @@ rule pk_run:
         "papermill --no-progress-bar {input.notebook} {output.notebook}"
         " -p version {wildcards.version} -p scale {CFG.scale} -p root {ROOT}"
         " -p settings_json {params.settings:q} -p ensure_inputs False"
+
+
+rule pk_crosscheck:
+    """The harness's lookups/s against an independent plain-Java loop on the same index and JVM."""
+    input:
+        results=lambda w: pk_results(w.version),
+        code=["lrev/pk/crosscheck.py", *PK_RUN_CODE],
+    output:
+        json=ROOT / "results/pk/{version}/crosscheck.json",
+        samples=ROOT / "results/pk/{version}/crosscheck.parquet",
+    params:
+        settings=json.dumps(PK, sort_keys=True),
+    threads: workflow.cores
+    shell:
+        "python -m lrev.pk.crosscheck --version {wildcards.version} --root {ROOT} --settings {params.settings:q}"
+        " --out {output.json}"

@@ -19,7 +19,9 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 /**
  * An independent cross-check of {@link PkLookupBench}: a plain loop with its own key parsing,
  * batching and seekExact code, sharing nothing with the benchmark but the Lucene shim (API
- * differences only). Its single-thread lookups/s should agree with the pipeline within 15%.
+ * differences only). Its single-thread lookups/s should agree with the pipeline within 15%. Run
+ * it in the same JVM as the harness, alternating with it: on this kind of VM two JVM starts
+ * measured the same loop up to 1.6x apart, which would swamp any comparison across processes.
  *
  * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <seconds> [batchSize]}
  */
@@ -34,9 +36,23 @@ public final class PlainLookupLoop {
     }
     double seconds = Double.parseDouble(args[2]);
     int batchSize = args.length > 3 ? Integer.parseInt(args[3]) : 4000;
+    Result r = run(args[0], args[1], seconds, batchSize);
+    System.out.printf("lookups/s: %.1f%n", r.lookupsPerSecond());
+    System.out.printf("lookups: %d hits: %d seconds: %.3f%n", r.lookups, r.hits, r.seconds);
+  }
 
+  /** What one run did: every batch resolved whole passes at a time. */
+  public record Result(long lookups, long hits, double seconds) {
+    public double lookupsPerSecond() {
+      return lookups / seconds;
+    }
+  }
+
+  /** Loops over all batches, whole passes, for at least {@code seconds}. */
+  public static Result run(String indexDir, String keysTsv, double seconds, int batchSize)
+      throws IOException {
     List<BytesRef> all = new ArrayList<>();
-    try (BufferedReader in = Files.newBufferedReader(Paths.get(args[1]), StandardCharsets.UTF_8)) {
+    try (BufferedReader in = Files.newBufferedReader(Paths.get(keysTsv), StandardCharsets.UTF_8)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         all.add(new BytesRef(line.substring(0, line.indexOf('\t'))));
       }
@@ -50,7 +66,7 @@ public final class PlainLookupLoop {
     }
 
     LuceneShim shim = LuceneShim.INSTANCE;
-    try (Directory dir = shim.openMMapDirectory(Paths.get(args[0]));
+    try (Directory dir = shim.openMMapDirectory(Paths.get(indexDir));
         DirectoryReader reader = DirectoryReader.open(dir)) {
       List<LuceneShim.Leaf> leaves = shim.leaves(reader);
       TermsEnum[] enums = new TermsEnum[leaves.size()];
@@ -69,33 +85,41 @@ public final class PlainLookupLoop {
       long now = start;
       while (now < end) {
         for (BytesRef[] batch : batches) {
-          Arrays.fill(found, false);
-          for (int s = 0; s < enums.length; s++) {
-            if (enums[s] == null) {
-              continue;
-            }
-            for (int i = 0; i < batch.length; i++) {
-              if (!found[i] && enums[s].seekExact(batch[i])) {
-                postings[s] = shim.postings(enums[s], postings[s]);
-                for (int d = postings[s].nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS;
-                    d = postings[s].nextDoc()) {
-                  if (live[s] == null || live[s].get(d)) {
-                    found[i] = true;
-                    hits++;
-                    break;
-                  }
-                }
-              }
-            }
-          }
+          hits += lookupBatch(batch, enums, live, postings, found, shim);
           lookups += batch.length;
         }
         now = System.nanoTime();
       }
-      double elapsed = (now - start) / 1e9;
-      System.out.printf("lookups/s: %.1f%n", lookups / elapsed);
-      System.out.printf("lookups: %d hits: %d seconds: %.3f segments: %d%n",
-          lookups, hits, elapsed, enums.length);
+      return new Result(lookups, hits, (now - start) / 1e9);
     }
+  }
+
+  /**
+   * One sorted batch, segment by segment; returns its hits. A method of its own so the JIT
+   * compiles it as a whole method rather than only as an on-stack replacement of the timing loop.
+   */
+  private static long lookupBatch(BytesRef[] batch, TermsEnum[] enums, Bits[] live,
+      DocIdSetIterator[] postings, boolean[] found, LuceneShim shim) throws IOException {
+    long hits = 0;
+    Arrays.fill(found, false);
+    for (int s = 0; s < enums.length; s++) {
+      if (enums[s] == null) {
+        continue;
+      }
+      for (int i = 0; i < batch.length; i++) {
+        if (!found[i] && enums[s].seekExact(batch[i])) {
+          postings[s] = shim.postings(enums[s], postings[s]);
+          for (int d = postings[s].nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS;
+              d = postings[s].nextDoc()) {
+            if (live[s] == null || live[s].get(d)) {
+              found[i] = true;
+              hits++;
+              break;
+            }
+          }
+        }
+      }
+    }
+    return hits;
   }
 }

@@ -1,0 +1,208 @@
+"""Figures of the `pk` study, comparing Lucene versions.
+
+Points and error bars are the estimates and 95% CIs of :mod:`lrev.pk.summary`
+(the same numbers the claims and the paper use), not seaborn's own bootstrap,
+so a figure can never disagree with the text. Series are Lucene-version-
+independent *families* (FST41/FST50 → FST, ...) so a line follows one design
+across releases; the A/A contender is drawn only as the noise band.
+
+CLI: ``python -m lrev.pk.figures --results RESULTS --out FIGDIR`` writes
+``FIGDIR/<name>.pdf`` and ``FIGDIR/<name>.png`` for every name in FIGURES.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Callable, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from lrev import io  # noqa: E402
+from lrev.pk import summary  # noqa: E402
+
+FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads")
+"""Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
+FORMATS = ("pdf", "png")
+
+FAMILY_ORDER = ("default", "Pulsing41", "Memory", "FST", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit",
+                "GlobalPkMap")
+SEED_SETTING = {"layout": "multi", "miss_rate": 0.0, "threads": 1}
+"""The seed's setting besides the corpus: several segments, all keys present, one thread."""
+
+
+def _palette(families: Sequence[str]) -> dict[str, tuple]:
+    """One fixed colour per family across all figures (by FAMILY_ORDER, unknown families last)."""
+    order = list(FAMILY_ORDER) + sorted(set(families) - set(FAMILY_ORDER))
+    return dict(zip(order, sns.color_palette("tab10", len(order))))
+
+
+def _versions(frame: pd.DataFrame) -> list[str]:
+    return sorted(frame["version"].unique(), key=summary.version_key)
+
+
+def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palette: dict[str, tuple]) -> None:
+    """Dodged points with asymmetric CI bars: x = version, one series per family."""
+    families = [f for f in palette if f in set(frame["family"])]
+    width = 0.8 / max(len(families), 1)
+    for i, fam in enumerate(families):
+        rows = frame[frame["family"] == fam].set_index("version").reindex(versions)
+        x = np.arange(len(versions)) - 0.4 + width * (i + 0.5)
+        err = np.vstack([rows["value"] - rows["low"], rows["high"] - rows["value"]])
+        ax.errorbar(x, rows["value"], yerr=np.nan_to_num(err), fmt="o", ms=4, capsize=2, color=palette[fam],
+                    label=fam)
+    ax.set_xticks(range(len(versions)), versions)
+
+
+def _grid(rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tuple[plt.Figure, np.ndarray]:
+    fig, axes = plt.subplots(len(rows), len(cols), figsize=(3.6 * len(cols) + 1.6, 2.9 * len(rows)),
+                             squeeze=False, sharey=sharey)
+    return fig, axes
+
+
+def _legend(fig: plt.Figure, ax: plt.Axes) -> None:
+    handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles))
+    fig.legend(unique.values(), unique.keys(), loc="center right", frameon=False)
+    fig.tight_layout(rect=(0, 0, 0.82, 1))
+
+
+def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[frame["contender"] != summary.AA]
+
+
+def lookups_figure(data: summary.PkResults) -> plt.Figure:
+    """Mean lookups/s per family and version (95% CI), seed setting, per corpus."""
+    table = summary.lookups_table(_no_aa(summary.select(data.lookups, **SEED_SETTING)))
+    corpora = sorted(table["corpus"].unique(), reverse=True)
+    fig, axes = _grid(["all"], corpora)
+    palette = _palette(table["family"])
+    for ax, corpus in zip(axes[0], corpora):
+        _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
+        ax.set(yscale="log", title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (mean, 95% CI)")
+    _legend(fig, axes[0][-1])
+    return fig
+
+
+def ratio_figure(data: summary.PkResults) -> plt.Figure:
+    """Paired lookups/s ratio vs default (log axis) by corpus and layout; grey band = A/A noise."""
+    lookups = summary.select(data.lookups, miss_rate=0.0, threads=1)
+    ratios = summary.ratio_table(lookups)
+    noise = summary.noise_table(ratios)
+    corpora, layouts = sorted(ratios["corpus"].unique(), reverse=True), sorted(ratios["layout"].unique(), reverse=True)
+    versions = _versions(ratios)
+    palette = _palette(ratios["family"])
+    fig, axes = _grid(layouts, corpora)
+    for r, layout in enumerate(layouts):
+        for c, corpus in enumerate(corpora):
+            ax = axes[r][c]
+            band = noise[(noise["corpus"] == corpus) & (noise["layout"] == layout)].set_index("version")
+            for i, version in enumerate(versions):
+                if version in band.index and np.isfinite(band.at[version, "floor"]):
+                    floor = band.at[version, "floor"]
+                    ax.fill_between([i - 0.45, i + 0.45], 1 / floor, floor, color="0.8", lw=0,
+                                    label="A/A noise band")
+            ax.axhline(1.0, color="0.4", lw=0.8)
+            cell = _no_aa(ratios[(ratios["corpus"] == corpus) & (ratios["layout"] == layout)])
+            _ci_points(ax, cell, versions, palette)
+            ax.set(yscale="log", title=f"{corpus} ids, {layout} segments", xlabel="Lucene version",
+                   ylabel="lookups/s ÷ default")
+    _legend(fig, axes[0][-1])
+    return fig
+
+
+def bytes_figure(data: summary.PkResults) -> plt.Figure:
+    """Heap and disk bytes/doc of the id field (mean over forks, 95% CI), seq vs uuid ids."""
+    table = _no_aa(summary.footprint_table(summary.select(data.footprint, layout="multi")))
+    table = table[table["metric"].isin(["heap", "disk"])]
+    corpora = sorted(table["corpus"].unique(), reverse=True)
+    palette = _palette(table["family"])
+    versions = _versions(table)
+    fig, axes = _grid(["heap", "disk"], corpora, sharey=False)
+    for r, metric in enumerate(["heap", "disk"]):
+        for c, corpus in enumerate(corpora):
+            ax = axes[r][c]
+            _ci_points(ax, table[(table["metric"] == metric) & (table["corpus"] == corpus)], versions, palette)
+            ax.set(yscale="log", title=f"{metric}, {corpus} ids", xlabel="Lucene version",
+                   ylabel=f"{metric} bytes/doc")
+    _legend(fig, axes[0][-1])
+    return fig
+
+
+def reopen_figure(data: summary.PkResults) -> plt.Figure:
+    """Distribution of NRT reopen latency per family and version (box: quartiles; whiskers 1.5 IQR)."""
+    reopen = _no_aa(data.reopen)
+    corpora = sorted(reopen["corpus"].unique(), reverse=True)
+    palette = _palette(reopen["family"])
+    hue_order = [f for f in palette if f in set(reopen["family"])]
+    fig, axes = _grid(["all"], corpora)
+    for ax, corpus in zip(axes[0], corpora):
+        sns.boxplot(data=reopen[reopen["corpus"] == corpus], x="version", y="reopen_ms", hue="family",
+                    order=_versions(reopen), hue_order=hue_order, palette=palette, fliersize=1.5, linewidth=0.7,
+                    ax=ax)
+        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="NRT reopen latency (ms)")
+        ax.get_legend().remove()
+    _legend(fig, axes[0][-1])
+    return fig
+
+
+def threads_figure(data: summary.PkResults) -> plt.Figure:
+    """Throughput at 2 threads ÷ 1 thread (95% CI); dashed line: linear scaling (2×)."""
+    lookups = _no_aa(summary.select(data.lookups, layout="multi", miss_rate=0.0))
+    table = summary.scaling_table(lookups)
+    corpora = sorted(table["corpus"].unique(), reverse=True)
+    palette = _palette(table["family"])
+    fig, axes = _grid(["all"], corpora)
+    for ax, corpus in zip(axes[0], corpora):
+        ax.axhline(2.0, color="0.3", ls="--", lw=0.8, label="linear (2×)")
+        ax.axhline(1.0, color="0.6", lw=0.8)
+        _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
+        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s, 2 threads ÷ 1 thread")
+    _legend(fig, axes[0][-1])
+    return fig
+
+
+BUILDERS: dict[str, Callable[[summary.PkResults], plt.Figure]] = {
+    "pk_lookups": lookups_figure,
+    "pk_ratio": ratio_figure,
+    "pk_bytes": bytes_figure,
+    "pk_reopen": reopen_figure,
+    "pk_threads": threads_figure,
+}
+assert tuple(BUILDERS) == FIGURES
+
+
+def save(fig: plt.Figure, out: Path, name: str) -> list[Path]:
+    """Write ``name`` in every FORMAT atomically; PDFs without a creation date, so reruns are byte-stable."""
+    written = []
+    for fmt in FORMATS:
+        target = out / f"{name}.{fmt}"
+        with io.atomic_path(target, suffix=f".{fmt}") as tmp:
+            fig.savefig(tmp, format=fmt, dpi=200, metadata={"CreationDate": None} if fmt == "pdf" else None)
+        written.append(target)
+    plt.close(fig)
+    return written
+
+
+def write_all(results: Path, out: Path) -> list[Path]:
+    data = summary.load(results)
+    sns.set_theme(context="paper", style="whitegrid")
+    return [path for name in FIGURES for path in save(BUILDERS[name](data), out, name)]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, required=True, help="RESULTS root (holds pk/<version>/)")
+    parser.add_argument("--out", type=Path, required=True, help="figure directory")
+    args = parser.parse_args(argv)
+    write_all(args.results, args.out)
+
+
+if __name__ == "__main__":
+    main()
