@@ -31,6 +31,7 @@ rule paper:
         code="lrev/paper.py",
         figures=rules.pk_figures.output,
         claims=ROOT / "results/claims.json",
+        crosschecks=[ROOT / f"results/pk/{v}/crosscheck.json" for v in PK_VERSIONS],
     output:
         PAPER,
     shell:

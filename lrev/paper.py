@@ -1,0 +1,198 @@
+"""Assemble the paper: every number the text uses goes into one JSON file, then Typst compiles.
+
+    python -m lrev.paper --results RESULTS --figures FIGDIR --claims CLAIMS.json --out PDF
+
+writes ``<PDF dir>/numbers.json`` (values and their formatted forms, claim verdicts, cross-checks,
+provenance) and the PDF, both atomically. ``paper/lucene-revisited.typ`` reads only that JSON and the
+figure files; it holds no result of its own.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+import typst
+
+from lrev import provenance
+from lrev.config import REPO
+from lrev.io import atomic_path, read_json, write_json
+from lrev.pk import summary
+from lrev.pk.figures import FIGURES
+
+SOURCE = REPO / "paper" / "lucene-revisited.typ"
+SEED_SETTING = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
+
+
+def fmt(value: float | None, digits: int = 2) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:,.{digits}f}"
+
+
+def rate(value: float | None) -> str:
+    """Lookups/s in thousands or millions, as the seed wrote them (179 K, 509 K)."""
+    if value is None or math.isnan(value):
+        return "n/a"
+    return f"{value / 1e6:.2f} M" if value >= 1e6 else f"{value / 1e3:.0f} K"
+
+
+def interval(low: float | None, high: float | None, digits: int = 2) -> str:
+    return "n/a" if low is None or high is None else f"[{fmt(low, digits)}, {fmt(high, digits)}]"
+
+
+def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per claim x version for the claims table, each part's estimate formatted."""
+    rows = []
+    for verdict in claims["verdicts"]:
+        parts = []
+        for part in verdict["parts"]:
+            if part.get("verdict") == "answer":
+                answer = part["answer"]
+                margin = answer["margin_vs_runner_up"]
+                measured = (f"fastest: {answer['contender']}; ×{fmt(margin['value'])} over {answer['runner_up']} "
+                            f"{interval(margin['low'], margin['high'])}")
+            else:
+                measured = f"{part['label']}: {fmt(part.get('value'))} {interval(part.get('low'), part.get('high'))}"
+            parts.append(measured)
+        rows.append({"claim": verdict["claim"], "version": verdict["version"], "verdict": verdict["verdict"],
+                     "measured": "; ".join(parts) if parts else (verdict.get("reason") or ""),
+                     "answer": verdict.get("answer", {}).get("contender") if verdict.get("answer") else None})
+    return rows
+
+
+def lookups_numbers(data: summary.PkResults) -> dict[str, Any]:
+    """Per version, the seed setting's lookups/s per contender and ratio vs default, formatted."""
+    table = summary.select(summary.lookups_table(data.lookups), **SEED_SETTING)
+    ratios = summary.select(summary.ratio_table(data.lookups), **SEED_SETTING)
+    noise = summary.noise_table(summary.ratio_table(data.lookups))
+    out: dict[str, Any] = {}
+    for version in data.versions:
+        mine = table[table["version"] == version]
+        ratio = ratios[ratios["version"] == version].set_index("contender")
+        floor = summary.select(noise, version=version, **SEED_SETTING)
+        ranked = mine.sort_values("value", ascending=False)
+        top = ratio.loc[ranked["contender"].iloc[0]] if len(ranked) and ranked["contender"].iloc[0] in ratio.index else None
+        out[version] = {
+            "noise_floor": fmt(float(floor["floor"].iloc[0]), 3) if len(floor) else "n/a",
+            # The fastest contender, and whether its whole CI vs default lies above 1.
+            "fastest": ranked["contender"].iloc[0] if len(ranked) else None,
+            "fastest_beats_default": bool(top is not None and top["low"] > 1),
+            "contenders": [
+                {"contender": row.contender, "family": row.family, "rate": rate(row.value),
+                 "ci": f"[{rate(row.low)}, {rate(row.high)}]",
+                 "ratio": fmt(ratio.loc[row.contender, "value"]) if row.contender in ratio.index else "1.00",
+                 "ratio_ci": (interval(ratio.loc[row.contender, "low"], ratio.loc[row.contender, "high"])
+                              if row.contender in ratio.index else "")}
+                for row in mine.sort_values("value", ascending=False).itertuples()],
+        }
+    return out
+
+
+def footprint_numbers(data: summary.PkResults) -> dict[str, Any]:
+    table = summary.footprint_table(data.footprint)
+    table = table[table["layout"] == "multi"]
+    out: dict[str, list] = {}
+    for version in data.versions:
+        mine = table[table["version"] == version]
+        rows = []
+        for contender in sorted(set(mine["contender"])):
+            cell = {"contender": contender}
+            for corpus in ("seq", "uuid"):
+                for metric in ("heap", "disk"):
+                    hit = mine[(mine["contender"] == contender) & (mine["corpus"] == corpus) & (mine["metric"] == metric)]
+                    cell[f"{metric}_{corpus}"] = fmt(float(hit["value"].iloc[0])) if len(hit) else "n/a"
+            rows.append(cell)
+        out[version] = rows
+    return out
+
+
+def reopen_numbers(data: summary.PkResults) -> dict[str, Any]:
+    table = summary.reopen_table(data.reopen)
+    return {version: [{"contender": r.contender, "median": fmt(r.value), "ci": interval(r.low, r.high),
+                       "p90": fmt(r.p90), "std": fmt(r.std)}
+                      for r in table[table["version"] == version].sort_values("value").itertuples()]
+            for version in data.versions}
+
+
+def crosscheck_numbers(results: Path, versions: tuple[str, ...]) -> list[dict[str, Any]]:
+    rows = []
+    for version in versions:
+        path = results / "pk" / version / "crosscheck.json"
+        if not path.is_file():
+            continue
+        check = read_json(path)
+        for c in check["checks"]:
+            rows.append({"version": version, "contender": c["contender"], "harness": rate(c["harness_lookups_per_s"]),
+                         "plain": rate(c["plain_lookups_per_s"]), "ratio": fmt(c["ratio"], 3),
+                         "within": c["within_tolerance"], "tolerance": f"{check['tolerance'] * 100:.0f}%"})
+    return rows
+
+
+def provenance_rows(data: summary.PkResults) -> list[dict[str, Any]]:
+    rows = []
+    for version, m in data.manifests.items():
+        p = m["parameters"]
+        rows.append({
+            "version": version, "reported": m["lucene_version_reported"],
+            "jdk": f"{m['jdk']['vendor']} {m['jdk']['version']}", "flags": " ".join(m["jdk"]["flags"]),
+            "cpu": m["host"]["cpu_model"], "cores": m["host"]["cores"],
+            "ram": f"{m['host']['ram_bytes'] / 2**30:.1f} GiB", "kernel": m["host"]["kernel"],
+            "sha": m["git"]["sha"], "dirty": m["git"]["dirty"],
+            "corpora": [{"name": name, "docs": f"{c['docs']:,}", "sha256": c["sha256"]["docs.tsv"]}
+                        for name, c in sorted(m["corpora"].items())],
+            "parameters": (f"forks {p['forks']}, warm-up {p['min_warmup_rounds']}–{p['max_warmup_rounds']} rounds "
+                           f"(stable at CV ≤ {p['stable_cv']}), {p['measure_rounds']} measured rounds, "
+                           f"{p['key_batches']} × {p['batch_size']} keys per sample, segment every "
+                           f"{p['segment_docs']:,} docs, seed {p['seed']}"),
+            "started": m["started"], "finished": m["finished"],
+        })
+    return rows
+
+
+def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
+    data = summary.load(results)
+    claims = read_json(claims_file)
+    first = next(iter(data.manifests.values()))
+    p = first["parameters"]
+    stable = data.lookups["stable"].mean() if len(data.lookups) else float("nan")
+    return {
+        "meta": {"scale": first["scale"], "docs": f"{p['docs']:,}", "versions": list(data.versions),
+                 "forks": p["forks"], "measure_rounds": p["measure_rounds"], "batch_size": f"{p['batch_size']:,}",
+                 "keys_per_sample": f"{p['batch_size'] * p['key_batches']:,}",
+                 "stable_share": f"{stable * 100:.0f}%", "git": provenance.git(), "built": provenance.now(),
+                 "reopen": p["reopen"], "reopen_rate": f"{p['reopen']['updates_per_reopen'] * 1000 // p['reopen']['interval_ms']:,}",
+                 "conditions": p["conditions"], "contenders": p["contenders"]},
+        "claims": claims["claims"],
+        "claim_rows": claim_rows(claims),
+        "verdict_counts": {v: sum(r["verdict"] == v for r in claims["verdicts"])
+                           for v in ("holds", "fails", "inconclusive", "answer", "n/a")},
+        "lookups": lookups_numbers(data),
+        "footprint": footprint_numbers(data),
+        "reopen": reopen_numbers(data),
+        "crosscheck": crosscheck_numbers(results, data.versions),
+        "figures": {name: str((figures / "pk" / f"{name}.png").resolve()) for name in FIGURES},
+        "provenance": provenance_rows(data),
+    }
+
+
+def compile_pdf(numbers_file: Path, out: Path) -> None:
+    with atomic_path(out, ".pdf") as tmp:
+        typst.compile(str(SOURCE), output=str(tmp), root="/", sys_inputs={"numbers": str(numbers_file.resolve())})
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--results", type=Path, required=True)
+    ap.add_argument("--figures", type=Path, required=True)
+    ap.add_argument("--claims", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args()
+    numbers_file = a.out.with_name("numbers.json")
+    write_json(numbers_file, numbers(a.results, a.figures, a.claims))
+    compile_pdf(numbers_file, a.out)
+
+
+if __name__ == "__main__":
+    main()
