@@ -13,6 +13,7 @@ except lrconfig.ConfigError as err:
     sys.exit(str(err))
 
 ROOT = CFG.root
+PY = sys.executable  # every step runs in Snakemake's own environment, whatever PATH says
 PAPER = ROOT / "paper" / "lucene-revisited.pdf"
 
 include: "workflow/rules/engine.smk"

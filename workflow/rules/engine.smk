@@ -23,4 +23,4 @@ rule engine:
     log:
         "build/engine/logs/{version}.log",
     shell:
-        "python -m lrev.engine build {wildcards.version} > {log} 2>&1 || (tail -40 {log} >&2; exit 1)"
+        "{PY} -m lrev.engine build {wildcards.version} > {log} 2>&1 || (tail -40 {log} >&2; exit 1)"

@@ -11,7 +11,7 @@ rule pk_figures:
     output:
         [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
     shell:
-        "python -m lrev.pk.figures --results {ROOT}/results --out {ROOT}/figures/pk"
+        "{PY} -m lrev.pk.figures --results {ROOT}/results --out {ROOT}/figures/pk"
 
 
 rule claims:
@@ -22,7 +22,7 @@ rule claims:
     output:
         ROOT / "results/claims.json",
     shell:
-        "python -m lrev.claims --registry {input.registry} --results {ROOT}/results --out {output}"
+        "{PY} -m lrev.claims --registry {input.registry} --results {ROOT}/results --out {output}"
 
 
 rule paper:
@@ -35,5 +35,5 @@ rule paper:
     output:
         PAPER,
     shell:
-        "python -m lrev.paper --results {ROOT}/results --figures {ROOT}/figures --claims {input.claims}"
+        "{PY} -m lrev.paper --results {ROOT}/results --figures {ROOT}/figures --claims {input.claims}"
         " --out {output}"

@@ -32,7 +32,7 @@ rule pk_corpus:
         key_batches=PK["key_batches"],
         miss_rates=lambda w: " ".join(str(r) for r in pk_layout.miss_rates(PK, w.corpus)),
     shell:
-        "python data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {params.docs} --seed {params.seed}"
+        "{PY} data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {params.docs} --seed {params.seed}"
         " --body-words {params.body_words} --batch-size {params.batch_size} --key-batches {params.key_batches}"
         " --miss-rates {params.miss_rates} --out {ROOT}/corpora/pk/{wildcards.corpus}"
 
@@ -51,7 +51,7 @@ rule pk_index:
         contenders=lambda w: " ".join(PK["contenders"][w.version]),
     threads: 1
     shell:
-        "python -m lrev.pk.index --version {wildcards.version} --corpus {ROOT}/corpora/pk/{wildcards.corpus}"
+        "{PY} -m lrev.pk.index --version {wildcards.version} --corpus {ROOT}/corpora/pk/{wildcards.corpus}"
         " --out {ROOT}/indexes/pk/{wildcards.version}/{wildcards.corpus}"
         " --segment-docs {params.segment_docs} --contenders {params.contenders}"
 
@@ -70,7 +70,7 @@ rule pk_run:
     # Timings own the whole machine: nothing else runs beside a measurement.
     threads: workflow.cores
     shell:
-        "papermill --no-progress-bar {input.notebook} {output.notebook}"
+        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
         " -p version {wildcards.version} -p scale {CFG.scale} -p root {ROOT}"
         " -p settings_json {params.settings:q} -p ensure_inputs False"
 
@@ -87,5 +87,5 @@ rule pk_crosscheck:
         settings=json.dumps(PK, sort_keys=True),
     threads: workflow.cores
     shell:
-        "python -m lrev.pk.crosscheck --version {wildcards.version} --root {ROOT} --settings {params.settings:q}"
+        "{PY} -m lrev.pk.crosscheck --version {wildcards.version} --root {ROOT} --settings {params.settings:q}"
         " --out {output.json}"
