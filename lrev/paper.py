@@ -15,11 +15,12 @@ from typing import Any
 
 import typst
 
-from lrev import provenance
+from lrev import config, provenance, stats
 from lrev.config import REPO
 from lrev.io import atomic_path, read_json, write_json
 from lrev.pk import summary
 from lrev.pk.figures import FIGURES
+from lrev.pk.tasks import STABLE_WINDOW
 
 SOURCE = REPO / "paper" / "lucene-revisited.typ"
 SEED_SETTING = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
@@ -161,7 +162,10 @@ def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
         "meta": {"scale": first["scale"], "docs": f"{p['docs']:,}", "versions": list(data.versions),
                  "forks": p["forks"], "measure_rounds": p["measure_rounds"], "batch_size": f"{p['batch_size']:,}",
                  "keys_per_sample": f"{p['batch_size'] * p['key_batches']:,}",
-                 "stable_share": f"{stable * 100:.0f}%", "git": provenance.git(), "built": provenance.now(),
+                 "stable_share": f"{stable * 100:.0f}%", "stable_window": STABLE_WINDOW,
+                 "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
+                 # The seed's index size is the paper scale's doc count (config/config.yaml).
+                 "seed_docs": f"{config.load({'scale': 'paper'}).study('pk')['docs'] / 1e6:.1f} M", "git": provenance.git(), "built": provenance.now(),
                  "reopen": p["reopen"], "reopen_rate": f"{p['reopen']['updates_per_reopen'] * 1000 // p['reopen']['interval_ms']:,}",
                  "conditions": p["conditions"], "contenders": p["contenders"]},
         "claims": claims["claims"],

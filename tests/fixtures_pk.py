@@ -17,13 +17,13 @@ import pandas as pd
 VERSIONS = ("4.10.4", "7.7.3", "8.11.4", "9.12.3", "10.5.1")
 
 CONTENDERS = {
-    "4.10.4": ("default", "Memory", "Pulsing41", "FST41", "Direct", "Ords41", "BloomFilter", "GlobalPkMap", "default-aa"),
+    "4.10.4": ("default", "Memory", "Pulsing41", "FST41", "Direct", "OrdsLucene41", "BloomFilter", "GlobalPkMap", "default-aa"),
     "7.7.3": ("default", "Memory", "FST50", "Direct", "BlockTreeOrds", "BloomFilter", "GlobalPkMap", "default-aa"),
 }
 for _v in ("8.11.4", "9.12.3", "10.5.1"):
     CONTENDERS[_v] = ("default", "FST50", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit", "GlobalPkMap", "default-aa")
 
-FAMILY = {"FST41": "FST", "FST50": "FST", "Ords41": "BlockTreeOrds"}
+FAMILY = {"FST41": "FST", "FST50": "FST", "OrdsLucene41": "BlockTreeOrds"}
 
 # Lookup speed relative to `default` (seq ids), and heap bytes/doc (seq, uuid).
 SPEEDUP = {"default": 1.0, "default-aa": 1.0, "Memory": 1.6, "Pulsing41": 1.05, "FST": 1.3, "Direct": 1.9,
@@ -110,14 +110,18 @@ def _reopen(version: str, contenders: tuple[str, ...], rng: np.random.Generator,
 
 
 def _manifest(version: str, forks: int) -> dict:
+    from lrev import config
+
+    parameters = {**config.load({"scale": "smoke"}).study("pk"), "forks": forks}
     return {
-        "study": "pk", "scale": "tiny", "lucene_version": version,
+        "study": "pk", "scale": "tiny", "lucene_version": version, "lucene_version_reported": version,
         "jdk": {"home": "/opt/jdk-21", "version": "21.0.5" if version != "4.10.4" else "11.0.25",
                 "vendor": "Eclipse Adoptium", "flags": ["-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"]},
         "host": {"cpu_model": "AMD EPYC 7B13", "cores": 2, "ram_bytes": 8 * 1024**3, "kernel": "6.8.0-45-generic"},
         "git": {"sha": "0123456789abcdef0123456789abcdef01234567", "dirty": False},
-        "corpora": {c: {"sha256": f"{i}" * 64, "docs": DOCS[c], "id_format": c} for i, c in enumerate(DOCS)},
-        "parameters": {"forks": forks, "keys_per_lookup": 4000, "max_warmup_rounds": 20, "measure_rounds": 8},
+        "corpora": {c: {"sha256": {"docs.tsv": f"{i}" * 64}, "docs": DOCS[c], "synthetic": True}
+                    for i, c in enumerate(DOCS)},
+        "parameters": parameters,
         "started": "2025-11-20T10:00:00Z", "finished": "2025-11-20T11:00:00Z",
     }
 
