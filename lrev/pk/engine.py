@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import jpype
 import numpy as np
@@ -42,23 +42,21 @@ class LookupSpec:
     aa_calibration: bool = True
 
 
+def _java_spec(class_name: str, spec: object) -> object:
+    """The Java spec class with each dataclass field copied to its camelCase public field."""
+    java = _pk(class_name)()
+    for f in fields(spec):
+        value = getattr(spec, f.name)
+        if isinstance(value, list):
+            value = bridge.java_ints(value) if all(isinstance(v, int) for v in value) else bridge.java_strings(value)
+        head, *rest = f.name.split("_")
+        setattr(java, head + "".join(w.capitalize() for w in rest), value)
+    return java
+
+
 def lookups(spec: LookupSpec) -> pd.DataFrame:
-    bench = _pk("PkLookupBench")
-    java = _pk("PkLookupSpec")()
-    java.contenders = bridge.java_strings(spec.contenders)
-    java.indexPaths = bridge.java_strings(spec.index_paths)
-    java.keysTsv = spec.keys_tsv
-    java.threads = bridge.java_ints(spec.threads)
-    java.batchSize = spec.batch_size
-    java.minWarmupRounds = spec.min_warmup_rounds
-    java.maxWarmupRounds = spec.max_warmup_rounds
-    java.stableWindow = spec.stable_window
-    java.stableCv = spec.stable_cv
-    java.measureRounds = spec.measure_rounds
-    java.seed = spec.seed
-    java.aaCalibration = spec.aa_calibration
     with bridge.progress("lookups") as progress:
-        return bridge.frame(bench.run(java, progress))
+        return bridge.frame(_pk("PkLookupBench").run(_java_spec("PkLookupSpec", spec), progress))
 
 
 def resolve_all(contender: str, index_path: str, keys_tsv: str) -> np.ndarray:
@@ -78,14 +76,14 @@ def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> p
 
 @dataclass
 class ReopenSpec:
-    """NRT reopen latency while ``updates_per_reopen`` docs are updated by id every ``interval_ms``."""
+    """NRT reopen latency while ``updates_per_reopen`` docs are updated by id every ``reopen_interval_ms``."""
 
     contenders: list[str]
     index_paths: list[str]
     docs_tsv: str
     work_dir: str
     updates_per_reopen: int
-    interval_ms: int
+    reopen_interval_ms: int
     warmup_reopens: int
     rounds: int
     reopens_per_round: int
@@ -93,17 +91,5 @@ class ReopenSpec:
 
 
 def reopen(spec: ReopenSpec) -> pd.DataFrame:
-    bench = _pk("PkReopenBench")
-    java = _pk("PkReopenSpec")()
-    java.contenders = bridge.java_strings(spec.contenders)
-    java.indexPaths = bridge.java_strings(spec.index_paths)
-    java.docsTsv = spec.docs_tsv
-    java.workDir = spec.work_dir
-    java.updatesPerReopen = spec.updates_per_reopen
-    java.reopenIntervalMs = spec.interval_ms
-    java.warmupReopens = spec.warmup_reopens
-    java.rounds = spec.rounds
-    java.reopensPerRound = spec.reopens_per_round
-    java.seed = spec.seed
     with bridge.progress("reopen") as progress:
-        return bridge.frame(bench.run(java, progress))
+        return bridge.frame(_pk("PkReopenBench").run(_java_spec("PkReopenSpec", spec), progress))

@@ -68,7 +68,7 @@ def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFra
         contenders=contenders,
         index_paths=[str(layout.index_path(Path(root), version, corpus, c, "multi")) for c in contenders],
         docs_tsv=str(layout.corpus_dir(Path(root), corpus) / "docs.tsv"), work_dir=str(work),
-        updates_per_reopen=settings["updates_per_reopen"], interval_ms=settings["interval_ms"],
+        updates_per_reopen=settings["updates_per_reopen"], reopen_interval_ms=settings["interval_ms"],
         warmup_reopens=settings["warmup_reopens"], rounds=settings["rounds"],
         reopens_per_round=settings["reopens_per_round"], seed=_seed(pk, fork, 9))
     part = engine.reopen(spec)

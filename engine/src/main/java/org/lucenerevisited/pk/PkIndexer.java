@@ -25,6 +25,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 public final class PkIndexer {
 
   private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+  /** Docs between progress reports: often enough for a bar, rare enough to cost nothing. */
+  private static final int PROGRESS_EVERY = 10_000;
 
   private PkIndexer() {}
 
@@ -82,7 +84,7 @@ public final class PkIndexer {
         IndexWriter writer = new IndexWriter(dir, iwc)) {
       DocsTsv.forEach(docs, (row, id, body) -> {
         writer.addDocument(doc.set(id, body));
-        if ((row + 1) % 100_000 == 0) {
+        if ((row + 1) % PROGRESS_EVERY == 0) {
           progress.report(stage, row + 1, total);
         }
       });
