@@ -25,7 +25,3 @@ rule all:
     input:
         PAPER,
 
-
-onsuccess:
-    if PAPER.is_file():
-        print(f"paper: {PAPER.resolve()}")

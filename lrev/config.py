@@ -143,15 +143,36 @@ def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | N
     return Config(raw=raw, studies=studies)
 
 
+def from_snakemake_args(argv: list[str]) -> Config:
+    """The configuration a Snakemake command line selects: config.yaml, then each ``--configfile``,
+    then ``--config`` values, merged in Snakemake's order and parsed by Snakemake's own parser."""
+    import argparse
+
+    from snakemake.cli import parse_config
+
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--configfile", "--configfiles", nargs="+", default=[])
+    ap.add_argument("--config", "-C", nargs="*", default=[])
+    known, _ = ap.parse_known_args(argv)
+    raw = yaml.safe_load(CONFIG_FILE.read_text())
+    for path in known.configfile:
+        raw = merge(raw, yaml.safe_load(Path(path).read_text()))
+    return load(parse_config(known.config), base=raw)
+
+
 def main(argv: list[str]) -> int:
-    """``python -m lrev.config [overrides.yaml]``: validate and print the effective settings."""
-    overrides = yaml.safe_load(Path(argv[0]).read_text()) if argv else None
+    """``python -m lrev.config [snakemake options]``: validate and print the effective settings;
+    with ``--paper-pdf`` first, print only the path of the paper PDF those options build."""
+    paper_only = argv[:1] == ["--paper-pdf"]
     try:
-        cfg = load(overrides)
+        cfg = from_snakemake_args(argv[1:] if paper_only else argv)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    print(yaml.safe_dump({"scale": cfg.scale, "root": str(cfg.root), "studies": cfg.studies}, sort_keys=False))
+    if paper_only:
+        print(f"paper: {(cfg.root / 'paper' / 'lucene-revisited.pdf').resolve()}")
+    else:
+        print(yaml.safe_dump({"scale": cfg.scale, "root": str(cfg.root), "studies": cfg.studies}, sort_keys=False))
     return 0
 
 

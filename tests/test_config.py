@@ -61,3 +61,12 @@ def test_snakemake_stops_fast_and_writes_nothing(tmp_path, option):
     assert "config error at" in done.stderr + done.stdout
     assert time.monotonic() - started < 10
     assert list(tmp_path.iterdir()) == []
+
+
+def test_snakemake_options_select_the_config(tmp_path):
+    extra = tmp_path / "mine.yaml"
+    extra.write_text("scale: smoke\npk: {docs: 777}\n")
+    cfg = config.from_snakemake_args(["--cores", "2", "--configfile", str(extra), "--config", "outdir=elsewhere",
+                                      "pk={forks: 3}"])
+    assert (cfg.scale, str(cfg.root)) == ("smoke", "elsewhere/smoke")
+    assert (cfg.study("pk")["docs"], cfg.study("pk")["forks"]) == (777, 3)

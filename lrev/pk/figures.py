@@ -12,6 +12,7 @@ CLI: ``python -m lrev.pk.figures --results RESULTS --out FIGDIR`` writes
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -20,6 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
@@ -60,6 +62,28 @@ def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palet
     ax.set_xticks(range(len(versions)), versions)
 
 
+def _log_y(ax: plt.Axes) -> None:
+    """Log y axis labelled with plain numbers (1, 2, 5, 10), not 10^0 notation."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: _plain(y)))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: _minor_label(ax, y)))
+
+
+def _minor_label(ax: plt.Axes, y: float) -> str:
+    """Label every minor tick on an axis spanning under a decade (else it may show no label at all);
+    on wider axes only 2× and 5× the decade, so labels never collide."""
+    low, high = ax.get_ylim()
+    if y <= 0:
+        return ""
+    if high / low < 10 or round(y / 10 ** math.floor(math.log10(y))) in (2, 5):
+        return _plain(y)
+    return ""
+
+
+def _plain(y: float) -> str:
+    return f"{y:,.0f}" if y >= 1000 else f"{y:g}"
+
+
 def _grid(rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tuple[plt.Figure, np.ndarray]:
     fig, axes = plt.subplots(len(rows), len(cols), figsize=(3.6 * len(cols) + 1.6, 2.9 * len(rows)),
                              squeeze=False, sharey=sharey)
@@ -80,12 +104,13 @@ def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
 def lookups_figure(data: summary.PkResults) -> plt.Figure:
     """Mean lookups/s per family and version (95% CI), seed setting, per corpus."""
     table = summary.lookups_table(_no_aa(summary.select(data.lookups, **SEED_SETTING)))
-    corpora = sorted(table["corpus"].unique(), reverse=True)
+    corpora = sorted(table["corpus"].unique())
     fig, axes = _grid(["all"], corpora)
     palette = _palette(table["family"])
     for ax, corpus in zip(axes[0], corpora):
         _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
-        ax.set(yscale="log", title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (mean, 95% CI)")
+        _log_y(ax)
+        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (mean, 95% CI)")
     _legend(fig, axes[0][-1])
     return fig
 
@@ -95,7 +120,7 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
     lookups = summary.select(data.lookups, miss_rate=0.0, threads=1)
     ratios = summary.ratio_table(lookups)
     noise = summary.noise_table(ratios)
-    corpora, layouts = sorted(ratios["corpus"].unique(), reverse=True), sorted(ratios["layout"].unique(), reverse=True)
+    corpora, layouts = sorted(ratios["corpus"].unique()), sorted(ratios["layout"].unique(), reverse=True)
     versions = _versions(ratios)
     palette = _palette(ratios["family"])
     fig, axes = _grid(layouts, corpora)
@@ -111,8 +136,8 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
             ax.axhline(1.0, color="0.4", lw=0.8)
             cell = _no_aa(ratios[(ratios["corpus"] == corpus) & (ratios["layout"] == layout)])
             _ci_points(ax, cell, versions, palette)
-            ax.set(yscale="log", title=f"{corpus} ids, {layout} segments", xlabel="Lucene version",
-                   ylabel="lookups/s ÷ default")
+            _log_y(ax)
+            ax.set(title=f"{corpus} ids, {layout} segments", xlabel="Lucene version", ylabel="lookups/s ÷ default")
     _legend(fig, axes[0][-1])
     return fig
 
@@ -121,7 +146,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
     """Heap and disk bytes/doc of the id field (mean over forks, 95% CI), seq vs uuid ids."""
     table = _no_aa(summary.footprint_table(summary.select(data.footprint, layout="multi")))
     table = table[table["metric"].isin(["heap", "disk"])]
-    corpora = sorted(table["corpus"].unique(), reverse=True)
+    corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
     versions = _versions(table)
     fig, axes = _grid(["heap", "disk"], corpora, sharey=False)
@@ -129,8 +154,8 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
         for c, corpus in enumerate(corpora):
             ax = axes[r][c]
             _ci_points(ax, table[(table["metric"] == metric) & (table["corpus"] == corpus)], versions, palette)
-            ax.set(yscale="log", title=f"{metric}, {corpus} ids", xlabel="Lucene version",
-                   ylabel=f"{metric} bytes/doc")
+            _log_y(ax)
+            ax.set(title=f"{metric}, {corpus} ids", xlabel="Lucene version", ylabel=f"{metric} bytes/doc")
     _legend(fig, axes[0][-1])
     return fig
 
@@ -138,7 +163,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
 def reopen_figure(data: summary.PkResults) -> plt.Figure:
     """Distribution of NRT reopen latency per family and version (box: quartiles; whiskers 1.5 IQR)."""
     reopen = _no_aa(data.reopen)
-    corpora = sorted(reopen["corpus"].unique(), reverse=True)
+    corpora = sorted(reopen["corpus"].unique())
     palette = _palette(reopen["family"])
     hue_order = [f for f in palette if f in set(reopen["family"])]
     fig, axes = _grid(["all"], corpora)
@@ -156,7 +181,7 @@ def threads_figure(data: summary.PkResults) -> plt.Figure:
     """Throughput at 2 threads ÷ 1 thread (95% CI); dashed line: linear scaling (2×)."""
     lookups = _no_aa(summary.select(data.lookups, layout="multi", miss_rate=0.0))
     table = summary.scaling_table(lookups)
-    corpora = sorted(table["corpus"].unique(), reverse=True)
+    corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
     fig, axes = _grid(["all"], corpora)
     for ax, corpus in zip(axes[0], corpora):
