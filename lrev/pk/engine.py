@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 import jpype
-import numpy as np
 import pandas as pd
 
 from lrev import bridge
@@ -57,11 +56,6 @@ def _java_spec(class_name: str, spec: object) -> object:
 def lookups(spec: LookupSpec) -> pd.DataFrame:
     with bridge.progress("lookups") as progress:
         return bridge.frame(_pk("PkLookupBench").run(_java_spec("PkLookupSpec", spec), progress))
-
-
-def resolve_all(contender: str, index_path: str, keys_tsv: str) -> np.ndarray:
-    """Every key's global docID (-1 for a miss), as the contender resolves it."""
-    return np.asarray(_pk("PkLookupBench").resolveAll(contender, index_path, keys_tsv), dtype=np.int32)
 
 
 def plain_loop(index_path: str, keys_tsv: str, seconds: float, batch_size: int) -> float:

@@ -37,10 +37,6 @@ def results_dir(root: Path, version: str) -> Path:
     return Path(root) / "results" / "pk" / version
 
 
-def figures_dir(root: Path) -> Path:
-    return Path(root) / "figures" / "pk"
-
-
 def corpora(pk: dict[str, Any]) -> list[str]:
     return sorted({c["corpus"] for c in pk["conditions"]} | {pk["reopen_corpus"]})
 

@@ -2,10 +2,10 @@
 import json
 
 from lrev.pk import layout as pk_layout
+from lrev.pk.results import FILES as PK_RESULTS
 
 PK = CFG.study("pk") if "pk" in CFG.studies else None
 PK_CORPORA = pk_layout.corpora(PK) if PK else []
-PK_RESULTS = ["lookups.parquet", "footprint.parquet", "reopen.parquet", "manifest.json"]
 # The Python each step runs is an input too, so changing it reruns the step.
 PK_RUN_CODE = ["lrev/fork.py", "lrev/bridge.py", "lrev/provenance.py", "lrev/pk/engine.py", "lrev/pk/tasks.py",
                "lrev/pk/results.py", "lrev/pk/layout.py"]
