@@ -3,6 +3,7 @@ the Lucene version, the fork number and the study's effective settings, and retu
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -63,15 +64,18 @@ def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFra
     corpus = pk["reopen_corpus"]
     contenders = [c for c in pk["contenders"][version] if c not in layout.INDEX_OF]
     settings = pk["reopen"]
-    work = layout.results_dir(Path(root), version) / f".reopen-work-{fork}"
-    spec = engine.ReopenSpec(
-        contenders=contenders,
-        index_paths=[str(layout.index_path(Path(root), version, corpus, c, "multi")) for c in contenders],
-        docs_tsv=str(layout.corpus_dir(Path(root), corpus) / "docs.tsv"), work_dir=str(work),
-        updates_per_reopen=settings["updates_per_reopen"], reopen_interval_ms=settings["interval_ms"],
-        warmup_reopens=settings["warmup_reopens"], rounds=settings["rounds"],
-        reopens_per_round=settings["reopens_per_round"], seed=_seed(pk, fork, 9))
-    part = engine.reopen(spec)
+    results = layout.results_dir(Path(root), version)
+    results.mkdir(parents=True, exist_ok=True)
+    # The engine updates copies of the indexes here, never the indexes themselves.
+    with tempfile.TemporaryDirectory(prefix=".reopen-work-", dir=results) as work:
+        spec = engine.ReopenSpec(
+            contenders=contenders,
+            index_paths=[str(layout.index_path(Path(root), version, corpus, c, "multi")) for c in contenders],
+            docs_tsv=str(layout.corpus_dir(Path(root), corpus) / "docs.tsv"), work_dir=work,
+            updates_per_reopen=settings["updates_per_reopen"], reopen_interval_ms=settings["interval_ms"],
+            warmup_reopens=settings["warmup_reopens"], rounds=settings["rounds"],
+            reopens_per_round=settings["reopens_per_round"], seed=_seed(pk, fork, 9))
+        part = engine.reopen(spec)
     part.insert(0, "corpus", corpus)
     return part
 
