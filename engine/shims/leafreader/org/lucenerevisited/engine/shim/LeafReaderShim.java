@@ -49,12 +49,6 @@ public class LeafReaderShim implements LuceneShim {
   }
 
   @Override
-  public DirectoryReader reopenNrtReader(DirectoryReader reader, IndexWriter writer)
-      throws IOException {
-    return DirectoryReader.openIfChanged(reader, writer, true);
-  }
-
-  @Override
   public List<Leaf> leaves(IndexReader reader) {
     List<Leaf> out = new ArrayList<>();
     for (LeafReaderContext ctx : reader.leaves()) {

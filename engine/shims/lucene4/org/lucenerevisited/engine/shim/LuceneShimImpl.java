@@ -47,12 +47,6 @@ public final class LuceneShimImpl implements LuceneShim {
   }
 
   @Override
-  public DirectoryReader reopenNrtReader(DirectoryReader reader, IndexWriter writer)
-      throws IOException {
-    return DirectoryReader.openIfChanged(reader, writer, true);
-  }
-
-  @Override
   public List<Leaf> leaves(IndexReader reader) {
     List<Leaf> out = new ArrayList<>();
     for (AtomicReaderContext ctx : reader.leaves()) {

@@ -39,8 +39,11 @@ public interface LuceneShim {
   /** Near-real-time reader from the writer, with all buffered deletes applied. */
   DirectoryReader openNrtReader(IndexWriter writer) throws IOException;
 
-  /** NRT reopen applying all deletes; null when nothing changed. */
-  DirectoryReader reopenNrtReader(DirectoryReader reader, IndexWriter writer) throws IOException;
+  /** NRT reopen applying all deletes; null when nothing changed. The same call on every major. */
+  default DirectoryReader reopenNrtReader(DirectoryReader reader, IndexWriter writer)
+      throws IOException {
+    return DirectoryReader.openIfChanged(reader, writer, true);
+  }
 
   /** The segments of {@code reader} in docBase order. */
   List<Leaf> leaves(IndexReader reader);
