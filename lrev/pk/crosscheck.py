@@ -24,7 +24,7 @@ from lrev.pk import layout
 from lrev.pk.tasks import CROSSCHECK_CONDITION
 
 TOLERANCE = 0.15
-ALTERNATIONS = 2
+ALTERNATIONS = 3
 
 
 def checked_contenders(contenders: list[str]) -> list[str]:
