@@ -20,10 +20,10 @@ from lrev.config import REPO
 from lrev.io import atomic_path, read_json, write_json
 from lrev.pk import summary
 from lrev.pk.figures import FIGURES
+from lrev.pk.layout import SEED_SETTING
 from lrev.pk.tasks import STABLE_WINDOW
 
 SOURCE = REPO / "paper" / "lucene-revisited.typ"
-SEED_SETTING = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
 
 
 def fmt(value: float | None, digits: int = 2) -> str:

@@ -21,7 +21,6 @@ import pandas as pd
 from lrev import fork, provenance
 from lrev.io import write_json, write_parquet
 from lrev.pk import layout
-from lrev.pk.tasks import CROSSCHECK_CONDITION
 
 TOLERANCE = 0.15
 ALTERNATIONS = 3
@@ -61,7 +60,7 @@ def main() -> None:
                        "within_tolerance": bool(abs(ratio - 1) <= TOLERANCE)})
         print(f"{a.version} {contender}: harness {checks[-1]['harness_lookups_per_s']:,.0f}/s, "
               f"plain loop {checks[-1]['plain_lookups_per_s']:,.0f}/s, ratio {ratio:.3f}")
-    write_json(a.out, {"version": a.version, "condition": {**CROSSCHECK_CONDITION, "threads": 1},
+    write_json(a.out, {"version": a.version, "condition": layout.SEED_SETTING,
                        "tolerance": TOLERANCE, "alternations": ALTERNATIONS,
                        "plain_loop_seconds": pk["crosscheck_seconds"], "checks": checks, "jdk_flags": jvm["flags"],
                        "samples": samples_file.name, "finished": provenance.now()})

@@ -27,7 +27,7 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from lrev import io  # noqa: E402
-from lrev.pk import summary  # noqa: E402
+from lrev.pk import layout, summary  # noqa: E402
 
 FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads")
 """Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
@@ -35,7 +35,8 @@ FORMATS = ("pdf", "png")
 
 FAMILY_ORDER = ("default", "Pulsing41", "Memory", "FST", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit",
                 "GlobalPkMap")
-SEED_SETTING = {"layout": "multi", "miss_rate": 0.0, "threads": 1}
+#: The seed's setting without the corpus, which the figures facet by.
+SEED_SETTING = {k: v for k, v in layout.SEED_SETTING.items() if k != "corpus"}
 """The seed's setting besides the corpus: several segments, all keys present, one thread."""
 
 

@@ -15,6 +15,8 @@ INDEX_OF = {"GlobalPkMap": "default"}
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
 LAYOUTS = ("multi", "merged")
+#: The seed's own setting: sequential ids, several segments, every key present, one thread.
+SEED_SETTING = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
 
 
 def corpus_dir(root: Path, corpus: str) -> Path:

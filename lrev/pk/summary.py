@@ -27,7 +27,6 @@ import pandas as pd
 from lrev import stats
 
 STUDY = "pk"
-VERSIONS = ("4.10.4", "7.7.3", "8.11.4", "9.12.3", "10.5.1")
 BASELINE = "default"
 AA = "default-aa"
 """The A/A contender: the default format measured again as a separate reader."""

@@ -11,8 +11,6 @@ import pandas as pd
 
 from lrev.pk import engine, layout
 
-#: The seed's own setting: sequential ids, several segments, every key present (threads: 1).
-CROSSCHECK_CONDITION = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0}
 #: A contender's warm-up counts as stable once this many consecutive samples agree within stable_cv.
 STABLE_WINDOW = 3
 
@@ -84,7 +82,7 @@ def crosscheck(root: str, version: str, fork: int, pk: dict[str, Any], contender
                alternations: int, seconds: float) -> pd.DataFrame:
     """The harness (all contenders interleaved, as in the pipeline) and the plain loop, alternating in
     this one JVM so that JVM-start and host drift hit both alike; lookups/s per source and contender."""
-    cond = {**CROSSCHECK_CONDITION, "threads": [1]}
+    cond = {**layout.SEED_SETTING, "threads": [layout.SEED_SETTING["threads"]]}
     keys = layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])
     rows = []
     for alternation in range(alternations):
