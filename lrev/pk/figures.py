@@ -125,20 +125,20 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
     versions = _versions(ratios)
     palette = _palette(ratios["family"])
     fig, axes = _grid(layouts, corpora)
-    for r, layout in enumerate(layouts):
+    for r, lay in enumerate(layouts):
         for c, corpus in enumerate(corpora):
             ax = axes[r][c]
-            band = noise[(noise["corpus"] == corpus) & (noise["layout"] == layout)].set_index("version")
+            band = noise[(noise["corpus"] == corpus) & (noise["layout"] == lay)].set_index("version")
             for i, version in enumerate(versions):
                 if version in band.index and np.isfinite(band.at[version, "floor"]):
                     floor = band.at[version, "floor"]
                     ax.fill_between([i - 0.45, i + 0.45], 1 / floor, floor, color="0.8", lw=0,
                                     label="A/A noise band")
             ax.axhline(1.0, color="0.4", lw=0.8)
-            cell = _no_aa(ratios[(ratios["corpus"] == corpus) & (ratios["layout"] == layout)])
+            cell = _no_aa(ratios[(ratios["corpus"] == corpus) & (ratios["layout"] == lay)])
             _ci_points(ax, cell, versions, palette)
             _log_y(ax)
-            ax.set(title=f"{corpus} ids, {layout} segments", xlabel="Lucene version", ylabel="lookups/s ÷ default")
+            ax.set(title=f"{corpus} ids, {lay} segments", xlabel="Lucene version", ylabel="lookups/s ÷ default")
     _legend(fig, axes[0][-1])
     return fig
 
