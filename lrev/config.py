@@ -23,7 +23,7 @@ SHIMS_DIR = REPO / "engine" / "shims"
 #: Keys every study needs after its scale block is merged in.
 PK_REQUIRED = ("versions", "contenders", "conditions", "reopen_corpus", "batch_size", "body_words", "seed",
                "docs", "segment_docs", "key_batches", "forks", "min_warmup_rounds", "max_warmup_rounds",
-               "measure_rounds", "stable_cv", "crosscheck_seconds", "reopen")
+               "measure_rounds", "stable_cv", "crosscheck_rounds", "reopen")
 
 
 class ConfigError(ValueError):

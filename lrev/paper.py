@@ -126,9 +126,19 @@ def crosscheck_numbers(results: Path, versions: tuple[str, ...]) -> list[dict[st
         check = read_json(path)
         for c in check["checks"]:
             rows.append({"version": version, "contender": c["contender"], "harness": rate(c["harness_lookups_per_s"]),
-                         "plain": rate(c["plain_lookups_per_s"]), "ratio": fmt(c["ratio"], 3),
+                         "plain": rate(c["plain_lookups_per_s"]), "pipeline": rate(c["pipeline_lookups_per_s"]),
+                         "ratio": fmt(c["ratio"], 3),
+                         "ci": interval(c["ratio_low"], c["ratio_high"], 3), "pairs": c["pairs"],
+                         "first_pass": fmt(c["first_pass_ratio"]),
                          "within": c["within_tolerance"], "tolerance": f"{check['tolerance'] * 100:.0f}%"})
     return rows
+
+
+def first_pass_range(results: Path, versions: tuple[str, ...]) -> dict[str, str] | None:
+    """Lowest and highest speed of the plain loop's first pass of a round relative to its second."""
+    ratios = [c["first_pass_ratio"] for v in versions if (results / "pk" / v / "crosscheck.json").is_file()
+              for c in read_json(results / "pk" / v / "crosscheck.json")["checks"]]
+    return {"low": fmt(min(ratios)), "high": fmt(max(ratios))} if ratios else None
 
 
 def provenance_rows(data: summary.PkResults) -> list[dict[str, Any]]:
@@ -176,6 +186,7 @@ def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
         "footprint": footprint_numbers(data),
         "reopen": reopen_numbers(data),
         "crosscheck": crosscheck_numbers(results, data.versions),
+        "crosscheck_first_pass": first_pass_range(results, data.versions),
         "figures": {name: str((figures / "pk" / f"{name}.png").resolve()) for name in FIGURES},
         "provenance": provenance_rows(data),
     }

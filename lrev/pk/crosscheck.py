@@ -1,12 +1,18 @@
 """Cross-check the harness against an independent plain-Java loop (``PlainLookupLoop``).
 
 For the default format and the FST-in-RAM format the seed promoted, on the seed's setting (seq ids,
-multi-segment, no misses, one thread), a fork per checked contender alternates the pipeline's
-interleaved lookup run (all contenders) with the plain loop on that contender's index, in the same
-JVM. Agreement of the medians within ``TOLERANCE`` says the harness measures the lookups and not
-itself. Same JVM on purpose: two JVM starts on this kind of VM measured the very same loop up to 1.6x
-apart. One contender per fork, because a plain loop that had run another format's terms enum at its
-seekExact call site ran slower on the next (the JIT's type profile is per call site).
+multi-segment, no misses, one thread), each fork runs the pipeline's lookup run (every contender
+interleaved, A/A included) with two plain-loop passes over the same keys on the checked contender's
+index after every round (``PkCrossCheck``). The harness's sample and the second plain pass are paired:
+their ratio, a geometric mean over rounds and forks with a bootstrap interval, says whether the harness
+measures the lookups and not itself. It agrees when within ``TOLERANCE`` of 1. The pipeline's own median
+(its measurement forks, other JVMs, minutes apart) is recorded beside it, to show the spread across JVMs.
+
+Why paired rounds in one JVM: on this kind of VM two JVM starts measured the very same loop up to 1.6x
+apart, and one JVM drifted by tens of percent within seconds; comparisons made seconds apart swung
+either way (0.65–1.40) before the pairing. One checked contender per fork, because a plain loop whose
+seekExact call site had seen another format's terms enum ran slower on the next (the JIT's type profile
+is per call site).
 
     python -m lrev.pk.crosscheck --version 9.12.3 --root runs/default --settings pk.json --out …/crosscheck.json
 """
@@ -15,21 +21,53 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from lrev import fork, provenance
+from lrev import fork, provenance, stats
 from lrev.io import write_json, write_parquet
-from lrev.pk import layout
+from lrev.pk import layout, summary
 
 TOLERANCE = 0.15
-ALTERNATIONS = 3
 
 
 def checked_contenders(contenders: list[str]) -> list[str]:
     """The default format and the FST-in-RAM one the seed promoted (Memory where it exists)."""
     fst = next((c for c in ("Memory", "FST50", "FST41") if c in contenders), None)
     return ["default"] + ([fst] if fst else [])
+
+
+HARNESS, PLAIN, FIRST_PASS = "harness", "plain loop", "plain loop, first pass"
+
+
+def paired_rates(samples: pd.DataFrame, contender: str) -> pd.DataFrame:
+    """Measured lookups/s of ``contender`` per (fork, round), one column per source."""
+    mine = samples[(samples["phase"] == "measure") & (samples["contender"] == contender)]
+    rates = mine.assign(lookups_per_s=mine["ops"] / (mine["nanos"] / 1e9))
+    wide = rates.pivot_table(index=["fork", "round"], columns="source", values="lookups_per_s", aggfunc="first")
+    return wide.reindex(columns=[HARNESS, PLAIN, FIRST_PASS]).dropna()
+
+
+def check(samples: pd.DataFrame, contender: str, tolerance: float = TOLERANCE) -> dict[str, Any]:
+    """The verdict for one contender: paired ratio harness/plain loop with its interval and both medians,
+    plus the plain loop's first pass of a round against its second (what following other code costs)."""
+    pairs = paired_rates(samples, contender)
+    if pairs.empty:
+        raise ValueError(f"no paired measured rounds for contender '{contender}'")
+    ratio = stats.paired_ratio(pairs[HARNESS], pairs[PLAIN])
+    first = stats.paired_ratio(pairs[FIRST_PASS], pairs[PLAIN])
+    return {"contender": contender, "harness_lookups_per_s": float(pairs[HARNESS].median()),
+            "plain_lookups_per_s": float(pairs[PLAIN].median()), "ratio": ratio.value,
+            "ratio_low": ratio.low, "ratio_high": ratio.high, "pairs": ratio.n,
+            "within_tolerance": bool(abs(ratio.value - 1) <= tolerance),
+            "first_pass_ratio": first.value, "first_pass_low": first.low, "first_pass_high": first.high}
+
+
+def pipeline_medians(lookups: pd.DataFrame) -> dict[str, float]:
+    """The pipeline's own reported median lookups/s per contender on the seed's setting (its forks)."""
+    measured = summary.select(lookups[lookups["phase"] == "measure"], **layout.SEED_SETTING)
+    return measured.groupby("contender")["lookups_per_s"].median().to_dict()
 
 
 def main() -> None:
@@ -41,29 +79,29 @@ def main() -> None:
     a = ap.parse_args()
     pk = json.loads(a.settings)
     contenders = checked_contenders(pk["contenders"][a.version])
+    forks_dir = layout.results_dir(a.root, a.version) / "forks"
     parts = []
-    for i, contender in enumerate(contenders):
-        payload = {"root": str(a.root), "version": a.version, "fork": i, "pk": pk, "contenders": [contender],
-                   "alternations": ALTERNATIONS, "seconds": pk["crosscheck_seconds"]}
-        forks_dir = layout.results_dir(a.root, a.version) / "forks"
-        part, jvm = fork.run("pk.crosscheck", a.version, payload, forks_dir / f"crosscheck-{contender}.parquet")
-        parts.append(part)
+    for contender in contenders:
+        for f in range(pk["forks"]):
+            payload = {"root": str(a.root), "version": a.version, "fork": f, "pk": pk, "contender": contender}
+            part, jvm = fork.run("pk.crosscheck", a.version, payload, forks_dir / f"crosscheck-{contender}-{f}.parquet")
+            parts.append(part.assign(checked=contender, fork=f))
     samples = pd.concat(parts, ignore_index=True)
     samples_file = a.out.with_suffix(".parquet")
     write_parquet(samples_file, samples)
-    medians = samples.groupby(["contender", "source"])["lookups_per_s"].median().unstack()
+    reported = pipeline_medians(pd.read_parquet(layout.results_dir(a.root, a.version) / "lookups.parquet"))
     checks = []
     for contender in contenders:
-        ratio = medians.loc[contender, "harness"] / medians.loc[contender, "plain loop"]
-        checks.append({"contender": contender, "harness_lookups_per_s": medians.loc[contender, "harness"],
-                       "plain_lookups_per_s": medians.loc[contender, "plain loop"], "ratio": ratio,
-                       "within_tolerance": bool(abs(ratio - 1) <= TOLERANCE)})
-        print(f"{a.version} {contender}: harness {checks[-1]['harness_lookups_per_s']:,.0f}/s, "
-              f"plain loop {checks[-1]['plain_lookups_per_s']:,.0f}/s, ratio {ratio:.3f}")
-    write_json(a.out, {"version": a.version, "condition": layout.SEED_SETTING,
-                       "tolerance": TOLERANCE, "alternations": ALTERNATIONS,
-                       "plain_loop_seconds": pk["crosscheck_seconds"], "checks": checks, "jdk_flags": jvm["flags"],
-                       "samples": samples_file.name, "finished": provenance.now()})
+        checks.append({**check(samples[samples["checked"] == contender], contender),
+                       "pipeline_lookups_per_s": reported[contender]})
+        c = checks[-1]
+        print(f"{a.version} {contender}: harness {c['harness_lookups_per_s']:,.0f}/s, plain loop "
+              f"{c['plain_lookups_per_s']:,.0f}/s, paired ratio {c['ratio']:.3f} "
+              f"[{c['ratio_low']:.3f}, {c['ratio_high']:.3f}] over {c['pairs']} rounds")
+    write_json(a.out, stats.json_safe({
+        "version": a.version, "condition": layout.SEED_SETTING, "tolerance": TOLERANCE,
+        "forks": pk["forks"], "rounds": pk["crosscheck_rounds"], "checks": checks, "jdk_flags": jvm["flags"],
+        "samples": samples_file.name, "finished": provenance.now()}))
 
 
 if __name__ == "__main__":

@@ -58,9 +58,12 @@ def lookups(spec: LookupSpec) -> pd.DataFrame:
         return bridge.frame(_pk("PkLookupBench").run(_java_spec("PkLookupSpec", spec), progress))
 
 
-def plain_loop(index_path: str, keys_tsv: str, seconds: float, batch_size: int) -> float:
-    """Lookups/s of the independent ``PlainLookupLoop`` (its own seekExact loop, no harness)."""
-    return float(_pk("PlainLookupLoop").run(index_path, keys_tsv, seconds, batch_size).lookupsPerSecond())
+def crosscheck(spec: LookupSpec, checked: str, checked_index: str) -> pd.DataFrame:
+    """The lookup run of ``spec`` with one pass of the independent ``PlainLookupLoop`` on ``checked_index``
+    after every round; rows per source ("harness" | "plain loop"), contender, phase and round."""
+    with bridge.progress("crosscheck") as progress:
+        table = _pk("PkCrossCheck").run(_java_spec("PkLookupSpec", spec), checked, checked_index, progress)
+    return bridge.frame(table)
 
 
 def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> pd.DataFrame:

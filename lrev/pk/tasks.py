@@ -78,22 +78,10 @@ def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFra
     return part
 
 
-def crosscheck(root: str, version: str, fork: int, pk: dict[str, Any], contenders: list[str],
-               alternations: int, seconds: float) -> pd.DataFrame:
-    """The harness (all contenders interleaved, as in the pipeline) and the plain loop, alternating in
-    this one JVM so that JVM-start and host drift hit both alike; lookups/s per source and contender."""
+def crosscheck(root: str, version: str, fork: int, pk: dict[str, Any], contender: str) -> pd.DataFrame:
+    """The pipeline's lookup run on the seed's setting (all contenders interleaved, A/A included), with a
+    plain-loop pass on ``contender``'s index after every round, in this one JVM."""
     cond = {**layout.SEED_SETTING, "threads": [layout.SEED_SETTING["threads"]]}
-    keys = layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])
-    rows = []
-    for alternation in range(alternations):
-        bench = engine.lookups(_lookup_spec(root, version, pk, cond, _seed(pk, fork, 50 + alternation)))
-        measured = bench[bench["phase"] == "measure"]
-        for contender in contenders:
-            mine = measured[measured["contender"] == contender]
-            rows.append({"alternation": alternation, "source": "harness", "contender": contender,
-                         "lookups_per_s": float(mine["ops"].sum() / (mine["nanos"].sum() / 1e9))})
-            index = layout.index_path(Path(root), version, cond["corpus"], contender, cond["layout"])
-            engine.plain_loop(str(index), str(keys), seconds / 2, pk["batch_size"])  # its own JIT warm-up
-            rows.append({"alternation": alternation, "source": "plain loop", "contender": contender,
-                         "lookups_per_s": engine.plain_loop(str(index), str(keys), seconds, pk["batch_size"])})
-    return pd.DataFrame(rows)
+    spec = _lookup_spec(root, version, {**pk, "measure_rounds": pk["crosscheck_rounds"]}, cond, _seed(pk, fork, 50))
+    index = layout.index_path(Path(root), version, cond["corpus"], contender, cond["layout"])
+    return engine.crosscheck(spec, contender, str(index))

@@ -32,6 +32,12 @@ public final class PkLookupBench {
    * stable.
    */
   public static Table run(PkLookupSpec spec, Progress progress) throws Exception {
+    return run(spec, progress, InterleavedRunner.RoundHook.NONE);
+  }
+
+  /** As {@link #run(PkLookupSpec, Progress)}, calling {@code afterRound} between rounds. */
+  public static Table run(PkLookupSpec spec, Progress progress,
+      InterleavedRunner.RoundHook afterRound) throws Exception {
     List<String> names = new ArrayList<>(List.of(spec.contenders));
     List<String> paths = new ArrayList<>(List.of(spec.indexPaths));
     if (names.size() != paths.size()) {
@@ -67,7 +73,7 @@ public final class PkLookupBench {
             spec.maxWarmupRounds, spec.stableWindow, spec.stableCv, spec.measureRounds,
             spec.seed);
         try {
-          Table t = runner.run("lookup threads=" + threads, contenders, progress);
+          Table t = runner.run("lookup threads=" + threads, contenders, progress, afterRound);
           for (int r = 0; r < t.rowCount(); r++) {
             out.addRow(t.get("contender", r), threads, t.get("phase", r), t.get("round", r),
                 t.get("ops", r), t.get("nanos", r), t.get("stable", r));

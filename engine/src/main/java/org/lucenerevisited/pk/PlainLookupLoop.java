@@ -1,6 +1,7 @@
 package org.lucenerevisited.pk;
 
 import java.io.BufferedReader;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,16 +19,57 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * An independent cross-check of {@link PkLookupBench}: a plain loop with its own key parsing,
- * batching and seekExact code, sharing nothing with the benchmark but the Lucene shim (API
- * differences only). Its single-thread lookups/s should agree with the pipeline within 15%. Run
- * it in the same JVM as the harness, alternating with it: on this kind of VM two JVM starts
- * measured the same loop up to 1.6x apart, which would swamp any comparison across processes.
+ * batching, seekExact code and timing, sharing nothing with the benchmark but the Lucene shim (API
+ * differences only). {@link PkCrossCheck} runs one pass of it between the harness's rounds, in the
+ * same JVM: on this kind of VM two JVM starts measured the same loop up to 1.6x apart, and the same
+ * JVM drifted by tens of percent within seconds, which would swamp any comparison made apart in time.
  *
  * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <seconds> [batchSize]}
  */
-public final class PlainLookupLoop {
+public final class PlainLookupLoop implements Closeable {
 
-  private PlainLookupLoop() {}
+  private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+
+  private final List<BytesRef[]> batches;
+  private final Directory dir;
+  private final DirectoryReader reader;
+  private final TermsEnum[] enums;
+  private final Bits[] live;
+  private final DocIdSetIterator[] postings;
+  private final boolean[] found;
+
+  private PlainLookupLoop(String indexDir, String keysTsv, int batchSize) throws IOException {
+    List<BytesRef> all = new ArrayList<>();
+    try (BufferedReader in = Files.newBufferedReader(Paths.get(keysTsv), StandardCharsets.UTF_8)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        all.add(new BytesRef(line.substring(0, line.indexOf('\t'))));
+      }
+    }
+    batches = new ArrayList<>();
+    for (int from = 0; from < all.size(); from += batchSize) {
+      BytesRef[] batch = all.subList(from, Math.min(all.size(), from + batchSize))
+          .toArray(new BytesRef[0]);
+      Arrays.sort(batch);
+      batches.add(batch);
+    }
+    dir = SHIM.openMMapDirectory(Paths.get(indexDir));
+    reader = DirectoryReader.open(dir);
+    List<LuceneShim.Leaf> leaves = SHIM.leaves(reader);
+    enums = new TermsEnum[leaves.size()];
+    live = new Bits[leaves.size()];
+    for (int s = 0; s < enums.length; s++) {
+      enums[s] = SHIM.termsEnum(leaves.get(s).reader(), "id");
+      live[s] = SHIM.liveDocs(leaves.get(s).reader());
+    }
+    postings = new DocIdSetIterator[enums.length];
+    found = new boolean[batchSize];
+  }
+
+  /** Reads the keys (first column of {@code keysTsv}), sorts them per batch, opens the index. */
+  public static PlainLookupLoop open(String indexDir, String keysTsv, int batchSize)
+      throws IOException {
+    return new PlainLookupLoop(indexDir, keysTsv, batchSize);
+  }
 
   public static void main(String[] args) throws IOException {
     if (args.length < 3) {
@@ -36,82 +78,72 @@ public final class PlainLookupLoop {
     }
     double seconds = Double.parseDouble(args[2]);
     int batchSize = args.length > 3 ? Integer.parseInt(args[3]) : 4000;
-    Result r = run(args[0], args[1], seconds, batchSize);
-    System.out.printf("lookups/s: %.1f%n", r.lookupsPerSecond());
-    System.out.printf("lookups: %d hits: %d seconds: %.3f%n", r.lookups, r.hits, r.seconds);
+    try (PlainLookupLoop loop = open(args[0], args[1], batchSize)) {
+      Result r = loop.runFor(seconds);
+      System.out.printf("lookups/s: %.1f%n", r.lookupsPerSecond());
+      System.out.printf("lookups: %d hits: %d seconds: %.3f%n", r.lookups, r.hits, r.seconds);
+    }
   }
 
-  /** What one run did: every batch resolved whole passes at a time. */
+  /** What one run did. */
   public record Result(long lookups, long hits, double seconds) {
     public double lookupsPerSecond() {
       return lookups / seconds;
     }
   }
 
-  /** Loops over all batches, whole passes, for at least {@code seconds}. */
-  public static Result run(String indexDir, String keysTsv, double seconds, int batchSize)
-      throws IOException {
-    List<BytesRef> all = new ArrayList<>();
-    try (BufferedReader in = Files.newBufferedReader(Paths.get(keysTsv), StandardCharsets.UTF_8)) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        all.add(new BytesRef(line.substring(0, line.indexOf('\t'))));
-      }
+  /** Every batch once, timed. */
+  public Result pass() throws IOException {
+    long hits = 0;
+    long lookups = 0;
+    long start = System.nanoTime();
+    for (BytesRef[] batch : batches) {
+      hits += lookupBatch(batch);
+      lookups += batch.length;
     }
-    List<BytesRef[]> batches = new ArrayList<>();
-    for (int from = 0; from < all.size(); from += batchSize) {
-      BytesRef[] batch = all.subList(from, Math.min(all.size(), from + batchSize))
-          .toArray(new BytesRef[0]);
-      Arrays.sort(batch);
-      batches.add(batch);
-    }
+    return new Result(lookups, hits, (System.nanoTime() - start) / 1e9);
+  }
 
-    LuceneShim shim = LuceneShim.INSTANCE;
-    try (Directory dir = shim.openMMapDirectory(Paths.get(indexDir));
-        DirectoryReader reader = DirectoryReader.open(dir)) {
-      List<LuceneShim.Leaf> leaves = shim.leaves(reader);
-      TermsEnum[] enums = new TermsEnum[leaves.size()];
-      Bits[] live = new Bits[leaves.size()];
-      for (int s = 0; s < enums.length; s++) {
-        enums[s] = shim.termsEnum(leaves.get(s).reader(), "id");
-        live[s] = shim.liveDocs(leaves.get(s).reader());
+  /** Whole passes over all batches for at least {@code seconds}, timed as one. */
+  public Result runFor(double seconds) throws IOException {
+    long lookups = 0;
+    long hits = 0;
+    long start = System.nanoTime();
+    long end = start + (long) (seconds * 1e9);
+    long now = start;
+    while (now < end) {
+      for (BytesRef[] batch : batches) {
+        hits += lookupBatch(batch);
+        lookups += batch.length;
       }
-      DocIdSetIterator[] postings = new DocIdSetIterator[enums.length];
-      boolean[] found = new boolean[batchSize];
-
-      long lookups = 0;
-      long hits = 0;
-      long start = System.nanoTime();
-      long end = start + (long) (seconds * 1e9);
-      long now = start;
-      while (now < end) {
-        for (BytesRef[] batch : batches) {
-          hits += lookupBatch(batch, enums, live, postings, found, shim);
-          lookups += batch.length;
-        }
-        now = System.nanoTime();
-      }
-      return new Result(lookups, hits, (now - start) / 1e9);
+      now = System.nanoTime();
     }
+    return new Result(lookups, hits, (now - start) / 1e9);
   }
 
   /**
    * One sorted batch, segment by segment; returns its hits. A method of its own so the JIT
-   * compiles it as a whole method rather than only as an on-stack replacement of the timing loop.
+   * compiles it as a whole method rather than only as an on-stack replacement of a timing loop.
    */
-  private static long lookupBatch(BytesRef[] batch, TermsEnum[] enums, Bits[] live,
-      DocIdSetIterator[] postings, boolean[] found, LuceneShim shim) throws IOException {
+  private long lookupBatch(BytesRef[] batch) throws IOException {
+    TermsEnum[] enums = this.enums;
+    Bits[] live = this.live;
+    DocIdSetIterator[] postings = this.postings;
+    boolean[] found = this.found;
     long hits = 0;
     Arrays.fill(found, false);
     for (int s = 0; s < enums.length; s++) {
-      if (enums[s] == null) {
+      TermsEnum terms = enums[s];
+      if (terms == null) {
         continue;
       }
+      Bits segmentLive = live[s];
       for (int i = 0; i < batch.length; i++) {
-        if (!found[i] && enums[s].seekExact(batch[i])) {
-          postings[s] = shim.postings(enums[s], postings[s]);
-          for (int d = postings[s].nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS;
-              d = postings[s].nextDoc()) {
-            if (live[s] == null || live[s].get(d)) {
+        if (!found[i] && terms.seekExact(batch[i])) {
+          DocIdSetIterator docs = SHIM.postings(terms, postings[s]);
+          postings[s] = docs;
+          for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+            if (segmentLive == null || segmentLive.get(d)) {
               found[i] = true;
               hits++;
               break;
@@ -121,5 +153,11 @@ public final class PlainLookupLoop {
       }
     }
     return hits;
+  }
+
+  @Override
+  public void close() throws IOException {
+    reader.close();
+    dir.close();
   }
 }

@@ -169,4 +169,52 @@ class PkBenchesTest {
     long keys = Files.readAllLines(corpus.keys).size();
     assertEquals(hits * (lookups / keys), gotHits);
   }
+
+  private static PkLookupSpec crossCheckSpec() {
+    PkLookupSpec spec = new PkLookupSpec();
+    spec.contenders = new String[] {"default", inHeapFormat};
+    spec.indexPaths = new String[] {path("default", "multi"), path(inHeapFormat, "multi")};
+    spec.keysTsv = corpus.keys.toString();
+    spec.minWarmupRounds = 1;
+    spec.maxWarmupRounds = 2;
+    spec.measureRounds = 3;
+    return spec;
+  }
+
+  @Test
+  void crossCheckPairsEveryHarnessRoundWithOnePlainPass() throws Exception {
+    Table t = PkCrossCheck.run(crossCheckSpec(), inHeapFormat, path(inHeapFormat, "multi"),
+        Progress.NONE);
+
+    assertEquals(List.of("source", "contender", "phase", "round", "ops", "nanos"),
+        List.of(t.columnNames()));
+    long keys = Files.readAllLines(corpus.keys).size();
+    Set<String> harnessRounds = new HashSet<>();
+    Set<String> plainRounds = new HashSet<>();
+    Set<String> firstPassRounds = new HashSet<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      String round = t.strings("phase")[r] + t.longs("round")[r];
+      String source = t.strings("source")[r];
+      if (source.equals("harness")) {
+        harnessRounds.add(round);
+      } else {
+        assertEquals(inHeapFormat, t.strings("contender")[r]);
+        Set<String> seen = source.equals("plain loop") ? plainRounds : firstPassRounds;
+        assertTrue(seen.add(round), "two '" + source + "' rows in " + round);
+      }
+      assertEquals(keys, t.longs("ops")[r]);
+      assertTrue(t.longs("nanos")[r] > 0);
+    }
+    assertEquals(harnessRounds, plainRounds);
+    assertEquals(harnessRounds, firstPassRounds);
+    assertTrue(plainRounds.containsAll(Set.of("measure0", "measure1", "measure2")));
+  }
+
+  @Test
+  void crossCheckRefusesAPlainLoopOnAnIndexWithoutTheKeys() throws Exception {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> PkCrossCheck.run(crossCheckSpec(), "default", path("baseline", "multi"),
+            Progress.NONE));
+    assertTrue(e.getMessage().contains("plain loop found 0 of"), e.getMessage());
+  }
 }

@@ -24,6 +24,14 @@ public final class InterleavedRunner {
     long runOnce() throws Exception;
   }
 
+  /** Called after every round, warm-up and measured, with that round's phase and number. */
+  @FunctionalInterface
+  public interface RoundHook {
+    void afterRound(String phase, int round) throws Exception;
+
+    RoundHook NONE = (phase, round) -> {};
+  }
+
   private final int minWarmupRounds;
   private final int maxWarmupRounds;
   private final int stableWindow;
@@ -72,6 +80,15 @@ public final class InterleavedRunner {
    */
   public Table run(String label, List<? extends Contender> contenders, Progress progress)
       throws Exception {
+    return run(label, contenders, progress, RoundHook.NONE);
+  }
+
+  /**
+   * As {@link #run(String, List, Progress)}, calling {@code afterRound} between rounds, outside
+   * any timed region: a cross-check can time its own code there, in step with the contenders.
+   */
+  public Table run(String label, List<? extends Contender> contenders, Progress progress,
+      RoundHook afterRound) throws Exception {
     Random random = new Random(seed);
     List<Sample> samples = new ArrayList<>();
     List<List<Double>> nsPerOp = new ArrayList<>();
@@ -82,6 +99,7 @@ public final class InterleavedRunner {
     int round = 0;
     while (round < maxWarmupRounds && !(stable && round >= minWarmupRounds)) {
       runRound("warmup", round, contenders, random, samples, nsPerOp);
+      afterRound.afterRound("warmup", round);
       round++;
       stable = allStable(nsPerOp);
       progress.report(label + " warmup", round, maxWarmupRounds);
@@ -89,6 +107,7 @@ public final class InterleavedRunner {
     boolean converged = stable;
     for (int r = 0; r < measureRounds; r++) {
       runRound("measure", r, contenders, random, samples, nsPerOp);
+      afterRound.afterRound("measure", r);
       progress.report(label + " measure", r + 1, measureRounds);
     }
     Table.Builder table = Table.builder().stringColumn("contender").stringColumn("phase")

@@ -100,4 +100,26 @@ class InterleavedRunnerTest {
     }
     return n / new HashSet<>(List.of(t.strings("contender"))).size();
   }
+
+  @Test
+  void roundHookRunsAfterEveryRoundOutsideTheTimedRegion() throws Exception {
+    FakeClock clock = new FakeClock();
+    List<String> log = new ArrayList<>();
+    List<Fake> fakes = List.of(new Fake("a", clock, c -> 100, log),
+        new Fake("b", clock, c -> 100, log));
+    Table t = new InterleavedRunner(2, 2, 2, 0.5, 3, 7, () -> clock.now)
+        .run("test", fakes, Progress.NONE, (phase, round) -> {
+          log.add(phase + round);
+          clock.now += 1_000_000;
+        });
+
+    assertEquals(List.of("warmup0", "warmup1", "measure0", "measure1", "measure2"),
+        log.stream().filter(s -> s.length() > 1).toList());
+    for (int r = 0; r < 5; r++) {
+      assertEquals(Set.of("a", "b"), new HashSet<>(log.subList(3 * r, 3 * r + 2)), "round " + r);
+    }
+    for (long nanos : t.longs("nanos")) {
+      assertEquals(100, nanos, "the hook's time leaked into a sample");
+    }
+  }
 }
