@@ -45,10 +45,19 @@ class Quantity:
     condition: tuple[str, ...]
     pair_on: tuple[str, ...] | None
     """Keys matching samples of one run; None if contenders never share a run."""
+    within_run: tuple[str, ...] = ()
+    """Condition keys whose values are measured in the same run, so they pair like contenders do."""
+
+    def pairs(self, where_a: dict, where_b: dict) -> bool:
+        """Whether samples under the two conditions come from the same runs."""
+        if self.pair_on is None:
+            return False
+        return all(where_a[k] == where_b[k] for k in self.condition if k not in self.within_run)
 
 
 QUANTITIES: dict[str, Quantity] = {
-    "lookups_per_s": Quantity("lookups", "lookups_per_s", pk_summary.CONDITION, ("fork", "round")),
+    # Every thread count of a condition runs in the same interleaved rounds (PkLookupBench).
+    "lookups_per_s": Quantity("lookups", "lookups_per_s", pk_summary.CONDITION, ("fork", "round"), ("threads",)),
     "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION, ("fork",)),
     "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION, ("fork",)),
     "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",), None),
@@ -248,7 +257,7 @@ class _Judge:
     def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict,
               statistic: str | None) -> tuple[stats.Estimate, str]:
         ra, rb = self.samples(quantity, a, where_a), self.samples(quantity, b, where_b)
-        if quantity.pair_on and where_a == where_b:
+        if quantity.pairs(where_a, where_b):
             if statistic is not None:
                 raise RegistryError(f"claim {self.claim['id']}: a paired ratio is a geometric mean; drop 'statistic'")
             keys = list(quantity.pair_on)

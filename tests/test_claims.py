@@ -82,6 +82,15 @@ def test_fixture_effects_are_recovered(verdicts):
     assert speed["verdict"] == "holds" and speed["value"] == pytest.approx(4.0 / 1.3, rel=0.15)
 
 
+def test_thread_counts_pair_by_round_but_corpora_do_not(verdicts):
+    # Both thread counts run in the same rounds; seq and uuid are separate runs.
+    scaling = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-4" and v["version"] == "8.11.4")
+    assert {p["pairing"] for p in scaling["parts"]} == {"paired"}
+    assert scaling["parts"][0]["value"] == pytest.approx(1.85, rel=0.05)  # the fixture's 2-thread factor
+    uuid = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-3" and v["version"] == "8.11.4")
+    assert next(p for p in uuid["parts"] if p["quantity"] == "lookups_per_s")["pairing"] == "unpaired"
+
+
 def test_question_ranks_the_default_too(verdicts):
     row = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-7" and v["version"] == "10.5.1")
     ranked = [r["contender"] for r in row["answer"]["ranking"]]

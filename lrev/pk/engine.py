@@ -25,7 +25,7 @@ def build_indexes(docs_tsv: str, out_dir: str, contenders: list[str], segment_do
 
 @dataclass
 class LookupSpec:
-    """One interleaved lookup run: every contender, on one corpus/layout/keys file, per thread count."""
+    """One interleaved lookup run: every contender at every thread count, on one corpus/layout/keys file."""
 
     contenders: list[str]
     index_paths: list[str]

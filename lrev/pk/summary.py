@@ -172,14 +172,15 @@ def reopen_table(reopen: pd.DataFrame) -> pd.DataFrame:
 
 
 def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
-    """Ratio of mean lookups/s at 2 threads vs 1 thread (unpaired: separate runs) per contender × condition."""
+    """Paired lookups/s ratio 2 threads ÷ 1 thread per contender × condition: both thread counts run in
+    the same interleaved rounds, so samples pair by fork and round."""
     rows = []
     keys = ["version", "contender", "family", "corpus", "layout", "miss_rate"]
     for key, group in lookups.groupby(keys, sort=True):
-        one = group.loc[group["threads"] == 1, "lookups_per_s"].to_numpy()
-        two = group.loc[group["threads"] == 2, "lookups_per_s"].to_numpy()
-        if one.size and two.size:
-            rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.unpaired_ratio(two, one))})
+        wide = group.pivot_table(index=["fork", "round"], columns="threads", values="lookups_per_s", aggfunc="first")
+        if {1, 2} <= set(wide.columns):
+            pairs = wide[[1, 2]].dropna()
+            rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.paired_ratio(pairs[2], pairs[1]))})
     return _ordered(pd.DataFrame(rows))
 
 

@@ -32,7 +32,7 @@ def _lookup_spec(root: str, version: str, pk: dict[str, Any], cond: dict[str, An
 
 
 def lookups(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
-    """Every condition, one interleaved run of all contenders per thread count."""
+    """Every condition, one interleaved run of all contenders at all its thread counts."""
     parts = []
     for i, cond in enumerate(pk["conditions"]):
         part = engine.lookups(_lookup_spec(root, version, pk, cond, _seed(pk, fork, i)))

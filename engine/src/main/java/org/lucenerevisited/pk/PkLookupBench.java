@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,8 +31,9 @@ public final class PkLookupBench {
   private PkLookupBench() {}
 
   /**
-   * Runs the spec for each thread count. Columns: contender, threads, phase, round, ops, nanos,
-   * stable.
+   * Runs the spec: every contender at every thread count, interleaved in the same rounds, so that
+   * ratios between thread counts pair by round like those between contenders. Columns: contender,
+   * threads, phase, round, ops, nanos, stable.
    */
   public static Table run(PkLookupSpec spec, Progress progress) throws Exception {
     return run(spec, progress, InterleavedRunner.RoundHook.NONE);
@@ -64,24 +68,27 @@ public final class PkLookupBench {
         open.add(index);
         index.checkCorrect(batches);
       }
-      for (int threads : spec.threads) {
-        List<InterleavedRunner.Contender> contenders = new ArrayList<>();
-        for (OpenIndex index : open) {
-          contenders.add(new LookupContender(index, batches, threads));
+      Map<String, LookupContender> contenders = new LinkedHashMap<>();
+      try {
+        for (int threads : spec.threads) {
+          for (OpenIndex index : open) {
+            LookupContender c = new LookupContender(index, batches, threads);
+            contenders.put(c.name(), c);
+          }
         }
         InterleavedRunner runner = new InterleavedRunner(spec.minWarmupRounds,
             spec.maxWarmupRounds, spec.stableWindow, spec.stableCv, spec.measureRounds,
             spec.seed);
-        try {
-          Table t = runner.run("lookup threads=" + threads, contenders, progress, afterRound);
-          for (int r = 0; r < t.rowCount(); r++) {
-            out.addRow(t.get("contender", r), threads, t.get("phase", r), t.get("round", r),
-                t.get("ops", r), t.get("nanos", r), t.get("stable", r));
-          }
-        } finally {
-          for (InterleavedRunner.Contender c : contenders) {
-            ((LookupContender) c).close();
-          }
+        Table t = runner.run("lookup threads=" + Arrays.toString(spec.threads),
+            new ArrayList<>(contenders.values()), progress, afterRound);
+        for (int r = 0; r < t.rowCount(); r++) {
+          LookupContender c = contenders.get(t.strings("contender")[r]);
+          out.addRow(c.index.name, (long) c.threads(), t.get("phase", r), t.get("round", r),
+              t.get("ops", r), t.get("nanos", r), t.get("stable", r));
+        }
+      } finally {
+        for (LookupContender c : contenders.values()) {
+          c.close();
         }
       }
     } finally {
@@ -201,9 +208,14 @@ public final class PkLookupBench {
       this.pool = threads == 1 ? null : Executors.newFixedThreadPool(threads);
     }
 
+    /** Unique per index and thread count within one run. */
     @Override
     public String name() {
-      return index.name;
+      return index.name + "@" + resolvers.length + "t";
+    }
+
+    int threads() {
+      return resolvers.length;
     }
 
     @Override

@@ -72,6 +72,16 @@ class PkBenchesTest {
     }
     assertEquals(Set.of(1L, 2L), new HashSet<>(List.of(
         java.util.Arrays.stream(t.longs("threads")).boxed().toArray(Long[]::new))));
+    // Both thread counts run in the same rounds, so their ratio pairs by round.
+    java.util.Map<String, Set<String>> byRound = new java.util.HashMap<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      byRound.computeIfAbsent(t.strings("phase")[r] + t.longs("round")[r], k -> new HashSet<>())
+          .add(t.strings("contender")[r] + "@" + t.longs("threads")[r]);
+    }
+    for (Set<String> round : byRound.values()) {
+      assertEquals(8, round.size(), round.toString());
+    }
+    assertTrue(byRound.containsKey("measure1"), byRound.keySet().toString());
   }
 
   @Test
