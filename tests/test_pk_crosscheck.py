@@ -31,6 +31,7 @@ def test_ratio_pairs_rounds_so_drift_cancels():
     assert c["pairs"] == 4
     assert c["within_tolerance"]
     assert c["first_pass_ratio"] == pytest.approx(0.5)
+    assert c["harness_lookups_per_s"] / c["plain_lookups_per_s"] == pytest.approx(c["ratio"])
 
 
 def test_outside_tolerance_is_reported_as_such():
