@@ -13,12 +13,15 @@ def samples(harness_ns: list[int], plain_ns: list[int], first_ns: list[int], con
     for source, nanos in ((crosscheck.HARNESS, harness_ns), (crosscheck.PLAIN, plain_ns),
                           (crosscheck.FIRST_PASS, first_ns)):
         for r, ns in enumerate(nanos):
-            rows.append({"fork": 0, "source": source, "contender": contender, "phase": "measure", "round": r,
-                         "ops": ops, "nanos": ns})
-        rows.append({"fork": 0, "source": source, "contender": contender, "phase": "warmup", "round": 0,
-                     "ops": ops, "nanos": 1})  # warm-up never counts
-    rows.append({"fork": 0, "source": crosscheck.HARNESS, "contender": "FST50", "phase": "measure", "round": 0,
-                 "ops": ops, "nanos": 1})  # another contender never counts
+            rows.append({"fork": 0, "source": source, "contender": contender, "threads": 1, "phase": "measure",
+                         "round": r, "ops": ops, "nanos": ns})
+            if source == crosscheck.HARNESS:  # two-thread samples never count
+                rows.append({"fork": 0, "source": source, "contender": contender, "threads": 2,
+                             "phase": "measure", "round": r, "ops": 2 * ops, "nanos": 1})
+        rows.append({"fork": 0, "source": source, "contender": contender, "threads": 1, "phase": "warmup",
+                     "round": 0, "ops": ops, "nanos": 1})  # warm-up never counts
+    rows.append({"fork": 0, "source": crosscheck.HARNESS, "contender": "FST50", "threads": 1, "phase": "measure",
+                 "round": 0, "ops": ops, "nanos": 1})  # another contender never counts
     return pd.DataFrame(rows)
 
 

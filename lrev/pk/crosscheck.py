@@ -1,8 +1,9 @@
 """Cross-check the harness against an independent plain-Java loop (``PlainLookupLoop``).
 
 For the default format and the FST-in-RAM format the seed promoted, on the seed's setting (seq ids,
-multi-segment, no misses, one thread), each fork runs the pipeline's lookup run (every contender
-interleaved, A/A included) with two plain-loop passes over the same keys on the checked contender's
+multi-segment, no misses, one thread), each fork runs the pipeline's own run of that condition (every
+contender at every thread count interleaved, A/A included; its one-thread samples are compared) with two
+plain-loop passes over the same keys on the checked contender's
 index after every round (``PkCrossCheck``). The harness's sample and the second plain pass are paired:
 their ratio, a geometric mean over rounds and forks with a bootstrap interval, says whether the harness
 measures the lookups and not itself. It agrees when within ``TOLERANCE`` of 1. The pipeline's own mean
@@ -44,7 +45,8 @@ HARNESS, PLAIN, FIRST_PASS = "harness", "plain loop", "plain loop, first pass"
 
 def paired_rates(samples: pd.DataFrame, contender: str) -> pd.DataFrame:
     """Measured lookups/s of ``contender`` per (fork, round), one column per source."""
-    mine = samples[(samples["phase"] == "measure") & (samples["contender"] == contender)]
+    mine = samples[(samples["phase"] == "measure") & (samples["contender"] == contender)
+                   & (samples["threads"] == layout.SEED_SETTING["threads"])]
     rates = mine.assign(lookups_per_s=mine["ops"] / (mine["nanos"] / 1e9))
     wide = rates.pivot_table(index=["fork", "round"], columns="source", values="lookups_per_s", aggfunc="first")
     return wide.reindex(columns=[HARNESS, PLAIN, FIRST_PASS]).dropna()

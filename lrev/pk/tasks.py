@@ -81,7 +81,9 @@ def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFra
 def crosscheck(root: str, version: str, fork: int, pk: dict[str, Any], contender: str) -> pd.DataFrame:
     """The pipeline's lookup run on the seed's setting (all contenders interleaved, A/A included), with two
     plain-loop passes on ``contender``'s index after every round (the second is compared), in this one JVM."""
-    cond = {**layout.SEED_SETTING, "threads": [layout.SEED_SETTING["threads"]]}
+    # The pipeline's own run of the seed's setting, every thread count it interleaves included.
+    cond = next(c for c in pk["conditions"]
+                if all(c[k] == layout.SEED_SETTING[k] for k in ("corpus", "layout", "miss_rate")))
     spec = _lookup_spec(root, version, {**pk, "measure_rounds": pk["crosscheck_rounds"]}, cond, _seed(pk, fork, 50))
     index = layout.index_path(Path(root), version, cond["corpus"], contender, cond["layout"])
     return engine.crosscheck(spec, contender, str(index))

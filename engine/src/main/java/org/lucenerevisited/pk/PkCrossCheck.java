@@ -2,6 +2,7 @@ package org.lucenerevisited.pk;
 
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.lucenerevisited.engine.corpus.KeysTsv;
 import org.lucenerevisited.engine.harness.Progress;
@@ -28,13 +29,14 @@ public final class PkCrossCheck {
   private PkCrossCheck() {}
 
   /**
-   * Columns: source ("harness"|"plain loop"|"plain loop, first pass"), contender, phase, round,
-   * ops, nanos. Plain-loop rows carry {@code checked} as contender. {@code spec} must run one thread.
+   * Columns: source ("harness"|"plain loop"|"plain loop, first pass"), contender, threads, phase,
+   * round, ops, nanos. Plain-loop rows carry {@code checked} as contender and one thread.
+   * {@code spec} runs as in the pipeline, all its thread counts interleaved; it must include one.
    */
   public static Table run(PkLookupSpec spec, String checked, String checkedIndexPath,
       Progress progress) throws Exception {
-    if (spec.threads.length != 1 || spec.threads[0] != 1) {
-      throw new IllegalArgumentException("the cross-check runs one thread, the plain loop's case");
+    if (!Arrays.stream(spec.threads).anyMatch(t -> t == 1)) {
+      throw new IllegalArgumentException("the cross-check needs one thread, the plain loop's case");
     }
     if (!List.of(spec.contenders).contains(checked)) {
       throw new IllegalArgumentException("checked contender '" + checked + "' is not in the run");
@@ -54,13 +56,15 @@ public final class PkCrossCheck {
       });
     }
     Table.Builder out = Table.builder().stringColumn("source").stringColumn("contender")
-        .stringColumn("phase").longColumn("round").longColumn("ops").longColumn("nanos");
+        .longColumn("threads").stringColumn("phase").longColumn("round").longColumn("ops")
+        .longColumn("nanos");
     for (int r = 0; r < harness.rowCount(); r++) {
-      out.addRow("harness", harness.get("contender", r), harness.get("phase", r),
-          harness.get("round", r), harness.get("ops", r), harness.get("nanos", r));
+      out.addRow("harness", harness.get("contender", r), harness.get("threads", r),
+          harness.get("phase", r), harness.get("round", r), harness.get("ops", r),
+          harness.get("nanos", r));
     }
     for (Object[] p : plain) {
-      out.addRow(p[0], checked, p[1], p[2], p[3], p[4]);
+      out.addRow(p[0], checked, 1L, p[1], p[2], p[3], p[4]);
     }
     return out.build();
   }

@@ -196,7 +196,7 @@ class PkBenchesTest {
     Table t = PkCrossCheck.run(crossCheckSpec(), inHeapFormat, path(inHeapFormat, "multi"),
         Progress.NONE);
 
-    assertEquals(List.of("source", "contender", "phase", "round", "ops", "nanos"),
+    assertEquals(List.of("source", "contender", "threads", "phase", "round", "ops", "nanos"),
         List.of(t.columnNames()));
     long keys = Files.readAllLines(corpus.keys).size();
     Set<String> harnessRounds = new HashSet<>();
