@@ -117,13 +117,15 @@ def reopen_numbers(data: summary.PkResults) -> dict[str, Any]:
             for version in data.versions}
 
 
-def crosscheck_numbers(results: Path, versions: tuple[str, ...]) -> list[dict[str, Any]]:
+def load_crosschecks(results: Path, versions: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Each version's crosscheck.json, where the pipeline made one."""
+    paths = {v: results / "pk" / v / "crosscheck.json" for v in versions}
+    return {v: read_json(p) for v, p in paths.items() if p.is_file()}
+
+
+def crosscheck_numbers(crosschecks: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
-    for version in versions:
-        path = results / "pk" / version / "crosscheck.json"
-        if not path.is_file():
-            continue
-        check = read_json(path)
+    for version, check in crosschecks.items():
         for c in check["checks"]:
             rows.append({"version": version, "contender": c["contender"], "harness": rate(c["harness_lookups_per_s"]),
                          "plain": rate(c["plain_lookups_per_s"]), "pipeline": rate(c["pipeline_lookups_per_s"]),
@@ -134,10 +136,9 @@ def crosscheck_numbers(results: Path, versions: tuple[str, ...]) -> list[dict[st
     return rows
 
 
-def first_pass_range(results: Path, versions: tuple[str, ...]) -> dict[str, str] | None:
+def first_pass_range(crosschecks: dict[str, dict[str, Any]]) -> dict[str, str] | None:
     """Lowest and highest speed of the plain loop's first pass of a round relative to its second."""
-    ratios = [c["first_pass_ratio"] for v in versions if (results / "pk" / v / "crosscheck.json").is_file()
-              for c in read_json(results / "pk" / v / "crosscheck.json")["checks"]]
+    ratios = [c["first_pass_ratio"] for check in crosschecks.values() for c in check["checks"]]
     return {"low": fmt(min(ratios)), "high": fmt(max(ratios))} if ratios else None
 
 
@@ -168,6 +169,7 @@ def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
     first = next(iter(data.manifests.values()))
     p = first["parameters"]
     stable = data.lookups["stable"].mean() if len(data.lookups) else float("nan")
+    crosschecks = load_crosschecks(results, data.versions)
     return {
         "meta": {"scale": first["scale"], "docs": f"{p['docs']:,}", "versions": list(data.versions),
                  "forks": p["forks"], "measure_rounds": p["measure_rounds"], "batch_size": f"{p['batch_size']:,}",
@@ -185,8 +187,8 @@ def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
         "lookups": lookups_numbers(data),
         "footprint": footprint_numbers(data),
         "reopen": reopen_numbers(data),
-        "crosscheck": crosscheck_numbers(results, data.versions),
-        "crosscheck_first_pass": first_pass_range(results, data.versions),
+        "crosscheck": crosscheck_numbers(crosschecks),
+        "crosscheck_first_pass": first_pass_range(crosschecks),
         "figures": {name: str((figures / "pk" / f"{name}.png").resolve()) for name in FIGURES},
         "provenance": provenance_rows(data),
     }

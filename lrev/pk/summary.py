@@ -98,10 +98,11 @@ def lookups_table(lookups: pd.DataFrame) -> pd.DataFrame:
     return _ordered(pd.DataFrame(rows))
 
 
-def paired_samples(group: pd.DataFrame, a: str, b: str, value: str = "lookups_per_s",
-                   on: Iterable[str] = ("fork", "round")) -> tuple[np.ndarray, np.ndarray]:
-    """Aligned samples of contenders ``a`` and ``b`` from one run, matched on ``on``; unmatched rows drop."""
-    wide = group.pivot_table(index=list(on), columns="contender", values=value, aggfunc="first")
+def paired_samples(group: pd.DataFrame, a: object, b: object, value: str = "lookups_per_s",
+                   on: Iterable[str] = ("fork", "round"), column: str = "contender") -> tuple[np.ndarray, np.ndarray]:
+    """Aligned samples where ``column`` is ``a`` and ``b`` (contenders by default) from one run, matched on
+    ``on``; unmatched rows drop."""
+    wide = group.pivot_table(index=list(on), columns=column, values=value, aggfunc="first")
     pairs = wide[[a, b]].dropna()
     return pairs[a].to_numpy(), pairs[b].to_numpy()
 
@@ -177,10 +178,9 @@ def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
     rows = []
     keys = ["version", "contender", "family", "corpus", "layout", "miss_rate"]
     for key, group in lookups.groupby(keys, sort=True):
-        wide = group.pivot_table(index=["fork", "round"], columns="threads", values="lookups_per_s", aggfunc="first")
-        if {1, 2} <= set(wide.columns):
-            pairs = wide[[1, 2]].dropna()
-            rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.paired_ratio(pairs[2], pairs[1]))})
+        if {1, 2} <= set(group["threads"]):
+            two, one = paired_samples(group, 2, 1, column="threads")
+            rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.paired_ratio(two, one))})
     return _ordered(pd.DataFrame(rows))
 
 

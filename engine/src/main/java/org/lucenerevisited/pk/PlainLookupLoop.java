@@ -112,10 +112,9 @@ public final class PlainLookupLoop implements Closeable {
     long end = start + (long) (seconds * 1e9);
     long now = start;
     while (now < end) {
-      for (BytesRef[] batch : batches) {
-        hits += lookupBatch(batch);
-        lookups += batch.length;
-      }
+      Result r = pass();
+      lookups += r.lookups;
+      hits += r.hits;
       now = System.nanoTime();
     }
     return new Result(lookups, hits, (now - start) / 1e9);
