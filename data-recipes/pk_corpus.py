@@ -17,13 +17,12 @@ byte-identical files.
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from lrev.io import atomic_dir, write_json
+from lrev.io import atomic_dir, sha256_file, write_json
 
 RECIPE = "pk_corpus/1"
 VOCABULARY = 50_000
@@ -63,14 +62,6 @@ def bodies(rng: np.random.Generator, words: np.ndarray, count: int, mean_words: 
     tokens = words[ranks]
     ends = np.cumsum(lengths)
     return [" ".join(tokens[e - n:e]) for n, e in zip(lengths, ends)]
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def write_docs(path: Path, kind: str, docs: int, body_words: int, rng: np.random.Generator) -> list[str]:
@@ -125,7 +116,7 @@ def build(out: Path, kind: str, docs: int, seed: int, body_words: int, batch_siz
             write_keys(tmp / keys_name(rate), kind, ids, batch_size * key_batches, rate, rng)
         files = sorted(p.name for p in tmp.iterdir())
         manifest = dict(recipe=RECIPE, synthetic=True, parameters=params, docs=docs,
-                        sha256={name: sha256(tmp / name) for name in files})
+                        sha256={name: sha256_file(tmp / name) for name in files})
         write_json(tmp / "manifest.json", manifest)
     return manifest
 

@@ -56,6 +56,14 @@ def start(version: str, heap: str = DEFAULT_HEAP) -> list[str]:
     return flags
 
 
+def java_command(version: str, main_class: str, args: list[str], heap: str = DEFAULT_HEAP) -> list[str]:
+    """A plain ``java`` command line (no JPype) running ``main_class`` of the engine built for ``version``,
+    with the measurement JVMs' flags: for code that must run alone, sharing nothing with the harness."""
+    home = jdk.find_jdk()
+    return [str(home / "bin" / "java"), *jvm_flags(version, home, heap), "-cp", ":".join(engine.classpath(version)),
+            main_class, *args]
+
+
 def java_strings(values: list[str]) -> object:
     return jpype.JArray(jpype.JString)([str(v) for v in values])
 

@@ -16,21 +16,22 @@ A multi-part claim holds only if every part holds and fails if any part fails.
 A version that should be judged but lacks a contender or result is an error,
 never a silent ``n/a``: an empty cell in the paper must be a decision.
 
-CLI: ``python -m lrev.claims --registry claims/pk.yaml --results RESULTS --out OUT.json``
+CLI: ``python -m lrev.claims --registry claims/pk.yaml --results RESULTS --out OUT.json --versions V …``
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import jsonschema
 import pandas as pd
 import yaml
 
-from lrev import io, stats
+from lrev import io, rounds, stats
 from lrev.pk import summary as pk_summary
 
 VERDICTS = ("holds", "fails", "inconclusive", "n/a", "answer")
@@ -38,32 +39,22 @@ VERDICTS = ("holds", "fails", "inconclusive", "n/a", "answer")
 
 @dataclass(frozen=True)
 class Quantity:
-    """Where a measured quantity lives and how its samples pair up."""
+    """Where a measured quantity lives. Samples of any two sides pair by round (:mod:`lrev.rounds`)."""
 
     table: str
     column: str
     condition: tuple[str, ...]
-    pair_on: tuple[str, ...] | None
-    """Keys matching samples of one run; None if contenders never share a run."""
-    within_run: tuple[str, ...] = ()
-    """Condition keys whose values are measured in the same run, so they pair like contenders do."""
-
-    def pairs(self, where_a: dict, where_b: dict) -> bool:
-        """Whether samples under the two conditions come from the same runs."""
-        if self.pair_on is None:
-            return False
-        return all(where_a[k] == where_b[k] for k in self.condition if k not in self.within_run)
+    converges: bool = False
+    """Whether its samples carry a warm-up verdict (``stable``): unconverged forks make a part inconclusive."""
 
 
 QUANTITIES: dict[str, Quantity] = {
-    # Every thread count of a condition runs in the same interleaved rounds (PkLookupBench).
-    "lookups_per_s": Quantity("lookups", "lookups_per_s", pk_summary.CONDITION, ("fork", "round"), ("threads",)),
-    "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION, ("fork",)),
-    "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION, ("fork",)),
-    "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",), None),
+    "lookups_per_s": Quantity("lookups", "lookups_per_s", pk_summary.CONDITION, converges=True),
+    "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION),
+    "ram_bytes_per_doc": Quantity("footprint", "ram_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION),
+    "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION),
+    "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",)),
 }
-
-LOADERS: dict[str, Callable[[Path], Any]] = {"pk": pk_summary.load}
 
 _SIDE = {
     "type": "object",
@@ -118,7 +109,7 @@ REGISTRY_SCHEMA = {
     "required": ["study", "versions", "claims"],
     "additionalProperties": False,
     "properties": {
-        "study": {"enum": list(LOADERS)},
+        "study": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "aliases": {"type": "object"},
         "claims": {
@@ -255,19 +246,16 @@ class _Judge:
         return rows
 
     def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict,
-              statistic: str | None) -> tuple[stats.Estimate, str]:
+              statistic: str | None) -> stats.Estimate:
+        """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round."""
         ra, rb = self.samples(quantity, a, where_a), self.samples(quantity, b, where_b)
-        if quantity.pairs(where_a, where_b):
-            if statistic is not None:
-                raise RegistryError(f"claim {self.claim['id']}: a paired ratio is a geometric mean; drop 'statistic'")
-            keys = list(quantity.pair_on)
-            pairs = ra[[*keys, quantity.column]].merge(rb[[*keys, quantity.column]], on=keys, suffixes=("_a", "_b"))
-            return stats.paired_ratio(pairs[f"{quantity.column}_a"], pairs[f"{quantity.column}_b"]), "paired"
-        return stats.unpaired_ratio(ra[quantity.column], rb[quantity.column],
-                                    statistic=statistic or "mean"), "unpaired"
+        return rounds.ratio(ra, rb, quantity.column, statistic or "mean")
+
+    def converged(self, quantity: Quantity, *sides: tuple[str, dict]) -> bool:
+        return not quantity.converges or all(self.samples(quantity, c, w)["stable"].all() for c, w in sides)
 
     def noise_factor(self, quantity: Quantity, where: dict) -> float:
-        aa = self.ratio(quantity, pk_summary.AA, where, pk_summary.BASELINE, where, None)[0]
+        aa = self.ratio(quantity, pk_summary.AA, where, pk_summary.BASELINE, where, None)
         return pk_summary.noise_floor(aa.low, aa.high)
 
     def part(self, part: dict) -> dict:
@@ -277,24 +265,31 @@ class _Judge:
         a, where_a = self.contender(part["a"]), self.condition(part, part["a"])
         statistic = part.get("statistic")
         out: dict[str, Any] = {"label": part["label"], "quantity": part["quantity"], "a": a, "where_a": where_a}
+        sides = [(a, where_a)]
         if "b" in part:
             b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
-            est, pairing = self.ratio(quantity, a, where_a, b, where_b, statistic)
+            est, pairing = self.ratio(quantity, a, where_a, b, where_b, statistic), "paired by round"
             out.update(b=b, where_b=where_b)
+            sides.append((b, where_b))
         else:
-            est, pairing = stats.location(self.samples(quantity, a, where_a)[quantity.column],
-                                          statistic=statistic or "mean"), "single"
+            est, pairing = rounds.location(self.samples(quantity, a, where_a), quantity.column,
+                                           statistic or "mean"), "single"
         expect = part["expect"]
         threshold, floor = expect["value"], None
         if expect.get("noise_floor"):
-            if pairing != "paired" or quantity.pair_on is None:
-                raise RegistryError(f"claim {self.claim['id']}: noise_floor needs a paired comparison")
+            if pairing == "single" or not quantity.converges:
+                raise RegistryError(f"claim {self.claim['id']}: noise_floor needs a ratio of lookups")
             floor = self.noise_factor(quantity, where_a)
             threshold = threshold * floor if expect["direction"] == "greater" else threshold / floor
+            sides.append((pk_summary.AA, where_a))
         verdict = judge(est, expect["direction"], threshold, expect.get("band"))
-        return {**out, "statistic": "geomean ratio" if pairing == "paired" else statistic or "mean",
-                "pairing": pairing, **est.to_dict(), "direction": expect["direction"], "claimed": expect["value"],
-                "band": expect.get("band"), "noise_floor": floor, "threshold": threshold, "verdict": verdict}
+        converged = self.converged(quantity, *sides)
+        if not converged:
+            verdict = "inconclusive"
+        return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
+                else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
+                "direction": expect["direction"], "claimed": expect["value"], "band": expect.get("band"),
+                "noise_floor": floor, "threshold": threshold, "converged": converged, "verdict": verdict}
 
     def answer(self, part: dict) -> dict:
         """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up."""
@@ -304,13 +299,15 @@ class _Judge:
         candidates = sorted(set(rows["contender"]) - set(part.get("exclude", [])))
         if len(candidates) < 2:
             raise self.fail(f"fewer than two candidate contenders for '{part['label']}' where {where}")
-        ranked = sorted(((self.ratio(quantity, c, where, b, where, None)[0], c) for c in candidates),
+        ranked = sorted(((self.ratio(quantity, c, where, b, where, None), c) for c in candidates),
                         key=lambda pair: pair[0].value, reverse=True)
         (best, name), (_, runner_up) = ranked[0], ranked[1]
-        margin = self.ratio(quantity, name, where, runner_up, where, None)[0]
+        margin = self.ratio(quantity, name, where, runner_up, where, None)
         family = rows.loc[rows["contender"] == name, "family"].iloc[0]
+        converged = self.converged(quantity, *((c, where) for c in candidates))
         return {"label": part["label"], "quantity": part["quantity"], "b": b, "where_a": where, "where_b": where,
-                "statistic": "geomean ratio", "pairing": "paired", **best.to_dict(), "verdict": "answer",
+                "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round", **best.to_dict(),
+                "converged": converged, "verdict": "answer",
                 "answer": {"contender": name, "family": family, "runner_up": runner_up,
                            "margin_vs_runner_up": margin.to_dict(),
                            "separated": bool(margin.low > 1) if not math.isnan(margin.low) else False,
@@ -352,9 +349,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--registry", type=Path, required=True, help="claims/<study>.yaml")
     parser.add_argument("--results", type=Path, required=True, help="RESULTS root (holds <study>/<version>/)")
     parser.add_argument("--out", type=Path, required=True, help="verdicts JSON, written atomically")
+    parser.add_argument("--versions", nargs="+", required=True, help="the configured versions to judge")
     args = parser.parse_args(argv)
     registry = load_registry(args.registry)
-    result = evaluate(registry, LOADERS[registry["study"]](args.results))
+    unknown = sorted(set(args.versions) - set(registry["versions"]))
+    if unknown:
+        raise SystemExit(f"{args.registry}: no claims registered for version(s) {', '.join(unknown)}")
+    registry = {**registry, "versions": [v for v in registry["versions"] if v in args.versions]}
+    # Each study's results loader is found by convention: lrev.<study>.summary.load(results, versions).
+    loader = importlib.import_module(f"lrev.{registry['study']}.summary").load
+    result = evaluate(registry, loader(args.results, registry["versions"]))
     io.write_json(args.out, stats.json_safe({**result, "registry": str(args.registry)}))
 
 

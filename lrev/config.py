@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-import jsonschema
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
@@ -22,8 +21,8 @@ SHIMS_DIR = REPO / "engine" / "shims"
 
 #: Keys every study needs after its scale block is merged in.
 PK_REQUIRED = ("versions", "contenders", "conditions", "reopen_corpus", "batch_size", "body_words", "seed",
-               "docs", "segment_docs", "key_batches", "forks", "min_warmup_rounds", "max_warmup_rounds",
-               "measure_rounds", "stable_cv", "crosscheck_rounds", "reopen")
+               "docs", "uuid_docs", "segment_docs", "key_batches", "rounds", "iteration_ms", "min_warmup", "max_warmup",
+               "measure_iterations", "stable_cv", "plain", "reopen")
 
 
 class ConfigError(ValueError):
@@ -65,6 +64,11 @@ def major(version: str) -> int:
     return int(version.split(".")[0])
 
 
+def version_key(version: str) -> tuple[int, ...]:
+    """Numeric sort key: "10.5.1" sorts after "9.12.3"."""
+    return tuple(int(part) for part in version.split("."))
+
+
 @dataclass(frozen=True)
 class Config:
     """The validated configuration plus each study's effective (scale-merged) settings."""
@@ -89,13 +93,23 @@ class Config:
         return self.studies[name]
 
 
-def validate_raw(raw: Mapping[str, Any]) -> None:
-    schema = yaml.safe_load(SCHEMA_FILE.read_text())
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(raw), key=lambda e: (len(e.path), list(map(str, e.path))))
+def _validate(value: Any, schema: Mapping[str, Any], where: tuple[str, ...] = ()) -> None:
+    # Imported here: jsonschema takes most of a second to import, and every measurement fork
+    # imports this module without validating anything.
+    import jsonschema
+
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(value))
     if errors:
         err = jsonschema.exceptions.best_match(errors)
-        raise ConfigError(f"config error at '{_key_path(err.absolute_path)}': {err.message}")
+        raise ConfigError(f"config error at '{_key_path((*where, *err.absolute_path))}': {err.message}")
+
+
+def _schema() -> dict[str, Any]:
+    return yaml.safe_load(SCHEMA_FILE.read_text())
+
+
+def validate_raw(raw: Mapping[str, Any]) -> None:
+    _validate(raw, _schema())
 
 
 def _check_versions(raw: Mapping[str, Any]) -> None:
@@ -113,6 +127,11 @@ def _resolve_pk(raw: Mapping[str, Any]) -> dict[str, Any]:
     if missing:
         raise ConfigError(f"config error at 'pk': missing {', '.join(missing)} "
                           f"(neither pk nor scales.{raw['scale']}.pk sets it)")
+    schema = _schema()
+    scale_schema = {**schema["$defs"]["pk_scale"], "$defs": schema["$defs"]}
+    _validate({k: v for k, v in pk.items() if k in scale_schema["properties"]}, scale_schema, ("pk",))
+    from lrev.pk import contenders as pk_contenders
+
     known = raw["lucene_versions"]
     for version in pk["versions"]:
         if version not in known:
@@ -123,11 +142,20 @@ def _resolve_pk(raw: Mapping[str, Any]) -> dict[str, Any]:
         if "default" not in pk["contenders"][version]:
             raise ConfigError(f"config error at 'pk.contenders.{version}': 'default' must be a contender "
                               "(ratios are taken against it)")
-    if pk["min_warmup_rounds"] > pk["max_warmup_rounds"]:
-        raise ConfigError("config error at 'pk.min_warmup_rounds': "
-                          f"{pk['min_warmup_rounds']} exceeds max_warmup_rounds {pk['max_warmup_rounds']}")
-    if pk["segment_docs"] > pk["docs"]:
-        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds docs {pk['docs']}")
+        try:
+            bad = pk_contenders.unknown(version, pk["contenders"][version])
+        except KeyError as exc:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': {exc.args[0]}") from None
+        if bad:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': unknown contender "
+                              f"{', '.join(repr(b) for b in bad)} (Lucene {version} has: "
+                              f"{', '.join(pk_contenders.available(version))})")
+    if pk["min_warmup"] > pk["max_warmup"]:
+        raise ConfigError("config error at 'pk.min_warmup': "
+                          f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
+    if pk["segment_docs"] > min(pk["docs"], pk["uuid_docs"]):
+        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smaller corpus "
+                          f"({min(pk['docs'], pk['uuid_docs'])} docs)")
     return pk
 
 

@@ -1,65 +1,143 @@
-"""Run one engine task in a fresh process: a fresh JVM, for one Lucene version.
+"""Forks: every timed contender runs in a fresh process with a JVM of its own, in rounds.
 
-Forks exist because JVM starts differ (JIT, memory layout): timings on this VM were bimodal across
-starts, so every measurement is repeated in several processes. Indexing and querying also run in
-separate JVMs, since sharing one shifted the timings.
+Why a JVM per contender: the JIT compiles a call site for the classes it has seen there. Timed
+one after another in one JVM, postings formats share the lookup's call sites, and a format timed
+after the others ran measured a third of its speed alone (FST50 on 9.12.3: 0.34x the default
+mixed, 0.94-1.02x alone, same index). JMH and luceneutil fork per benchmark for this reason.
 
-    python -m lrev.fork TASK VERSION PAYLOAD.json OUT.parquet
+Why rounds: this VM drifts by tens of percent over minutes and JVM starts are bimodal. Round r
+runs one fork of every job in an order shuffled for that round, so drift hits every contender
+alike and ratios pair fork by fork within a round.
 
-writes OUT.parquet and OUT.parquet.jvm.json (the engine's own report: Lucene, JDK, flags) atomically.
+    python -m lrev.fork TASK VERSION PAYLOAD.json OUTDIR
+
+runs task ``<study>.<name>``, the function ``name`` of ``lrev.<study>.tasks``, which takes the
+payload's keys and returns ``{table: DataFrame}``; the child writes ``OUTDIR/<table>.parquet`` and
+``OUTDIR/jvm.json`` (the engine's own report: Lucene, JDK, flags).
 """
 from __future__ import annotations
 
 import importlib
 import json
 import os
+import random
+import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import pandas as pd
+from tqdm import tqdm
 
-from lrev.io import read_json, write_json, write_parquet
+from lrev.io import atomic_dir, read_json, write_json, write_parquet
 
-#: task name -> "module:function"; each function takes the payload's keys and returns a DataFrame.
-TASKS = {
-    "pk.lookups": "lrev.pk.tasks:lookups",
-    "pk.footprint": "lrev.pk.tasks:footprint",
-    "pk.reopen": "lrev.pk.tasks:reopen",
-    "pk.crosscheck": "lrev.pk.tasks:crosscheck",
-}
+JVM_REPORT = "jvm.json"
 
 
-def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
-    """Run ``task`` in a child process; return its table and the JVM report. Progress shows on stderr."""
-    if task not in TASKS:
-        raise KeyError(f"unknown task '{task}' (known: {', '.join(TASKS)})")
+def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
+    """``<study>.<name>`` -> ``lrev.<study>.tasks.<name>``, found by convention."""
+    study, _, name = task.partition(".")
+    try:
+        module = importlib.import_module(f"lrev.{study}.tasks")
+    except ModuleNotFoundError:
+        raise KeyError(f"unknown task '{task}': no module lrev.{study}.tasks") from None
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise KeyError(f"unknown task '{task}': lrev.{study}.tasks has no function '{name}'")
+    return function
+
+
+def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike) -> None:
+    """Run ``task`` in a child process (its own JVM), writing its tables into the folder ``out``."""
+    task_function(task)
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", dir=out.parent, delete=False) as f:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", dir=out, delete=False) as f:
         json.dump(payload, f)
     try:
         subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out)], check=True)
     finally:
         os.unlink(f.name)
-    return pd.read_parquet(out), read_json(jvm_report_path(out))
 
 
-def jvm_report_path(out: Path) -> Path:
-    return out.with_name(out.name + ".jvm.json")
+def tables(out: str | os.PathLike) -> dict[str, pd.DataFrame]:
+    """The tables a finished job wrote into ``out``."""
+    return {p.stem: pd.read_parquet(p) for p in sorted(Path(out).glob("*.parquet"))}
+
+
+def jvm_report(out: str | os.PathLike) -> dict[str, Any]:
+    return read_json(Path(out) / JVM_REPORT)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One fork of a round: ``run(round, folder)`` writes its output files into ``folder``. Jobs of one
+    ``group`` run back to back (in a shuffled order), so that two measurements meant to be compared
+    with each other, such as a contender and its cross-check, see the same minute of host drift."""
+
+    name: str
+    run: Callable[[int, Path], None]
+    group: str = ""
+
+
+def order(jobs: Sequence[Job], round_: int, seed: int) -> list[Job]:
+    """The jobs of one round in that round's own seeded shuffle: groups shuffled, then jobs within each."""
+    rng = random.Random(f"{seed}/{round_}")
+    groups: dict[str, list[Job]] = {}
+    for job in jobs:
+        groups.setdefault(job.group or job.name, []).append(job)
+    keys = list(groups)
+    rng.shuffle(keys)
+    out: list[Job] = []
+    for key in keys:
+        members = groups[key]
+        rng.shuffle(members)
+        out.extend(members)
+    return out
+
+
+def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLike, fingerprint: str,
+               label: str = "forks") -> Path:
+    """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
+
+    A job's folder appears only once complete, so a killed run resumes where it stopped: finished
+    jobs are kept. ``fingerprint`` names the settings the outputs were made with; folders made with
+    other settings are discarded first.
+    """
+    names = [job.name for job in jobs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"job names must be unique within a round: {names}")
+    out = Path(out)
+    stamp = out / "fingerprint.txt"
+    if out.exists() and (not stamp.is_file() or stamp.read_text() != fingerprint):
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(fingerprint)
+    with tqdm(total=rounds * len(jobs), desc=label, unit="fork") as bar:
+        for r in range(rounds):
+            for job in order(jobs, r, seed):
+                target = out / f"round-{r}" / job.name
+                bar.set_postfix_str(f"round {r + 1}/{rounds}: {job.name}")
+                if not target.is_dir():
+                    with atomic_dir(target) as tmp:
+                        job.run(r, tmp)
+                bar.update()
+    return out
 
 
 def main(argv: list[str]) -> int:
     task, version, payload_file, out = argv
     from lrev import bridge
 
+    function = task_function(task)
     flags = bridge.start(version)
-    module, function = TASKS[task].split(":")
-    table = getattr(importlib.import_module(module), function)(**read_json(payload_file))
-    write_json(jvm_report_path(Path(out)), {**bridge.engine_info(), "flags": flags})
-    write_parquet(out, table)
+    result = function(**read_json(payload_file))
+    for name, table in result.items():
+        write_parquet(Path(out) / f"{name}.parquet", table)
+    write_json(Path(out) / JVM_REPORT, {**bridge.engine_info(), "flags": flags})
     return 0
 
 

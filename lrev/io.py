@@ -6,6 +6,7 @@ once it is complete.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -63,3 +64,41 @@ def write_parquet(target: str | os.PathLike, frame: pd.DataFrame) -> None:
 
 def read_json(path: str | os.PathLike) -> Any:
     return json.loads(Path(path).read_text())
+
+
+class ChecksumError(ValueError):
+    """A file no longer matches the sha256 its manifest recorded."""
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def sha256_tree(folder: str | os.PathLike) -> str:
+    """One digest of every file below ``folder``: relative paths and contents, in sorted order."""
+    folder = Path(folder)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + sha256_file(path).encode())
+    return digest.hexdigest()
+
+
+def verify(manifest: str | os.PathLike, recorded: dict[str, str], tree: bool = False) -> None:
+    """Check files (or, with ``tree``, folders) beside ``manifest`` against the sha256 it recorded.
+
+    Raises :class:`ChecksumError` naming the first file that is missing or differs: a corpus or
+    index edited after its recipe ran must never be measured as if it were the recorded one.
+    """
+    base = Path(manifest).parent
+    for name, expected in sorted(recorded.items()):
+        path = base / name
+        if not path.exists():
+            raise ChecksumError(f"{path}: missing (recorded in {manifest})")
+        actual = sha256_tree(path) if tree else sha256_file(path)
+        if actual != expected:
+            raise ChecksumError(f"{path}: sha256 {actual[:12]}… differs from {expected[:12]}… recorded in "
+                                f"{manifest}; rebuild it (delete it and rerun the pipeline)")

@@ -1,6 +1,6 @@
 """Assemble the paper: every number the text uses goes into one JSON file, then Typst compiles.
 
-    python -m lrev.paper --results RESULTS --figures FIGDIR --claims CLAIMS.json --out PDF
+    python -m lrev.paper --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out PDF
 
 writes ``<PDF dir>/numbers.json`` (values and their formatted forms, claim verdicts, cross-checks,
 provenance) and the PDF, both atomically. ``paper/lucene-revisited.typ`` reads only that JSON and the
@@ -18,7 +18,7 @@ import typst
 from lrev import config, provenance, stats
 from lrev.config import REPO
 from lrev.io import atomic_path, read_json, write_json
-from lrev.pk import summary
+from lrev.pk import layout, summary
 from lrev.pk.figures import FIGURES
 from lrev.pk.layout import SEED_SETTING
 from lrev.pk.tasks import STABLE_WINDOW
@@ -94,14 +94,15 @@ def lookups_numbers(data: summary.PkResults) -> dict[str, Any]:
 def footprint_numbers(data: summary.PkResults) -> dict[str, Any]:
     table = summary.footprint_table(data.footprint)
     table = table[table["layout"] == "multi"]
+    corpora = sorted(table["corpus"].unique())
     out: dict[str, list] = {}
     for version in data.versions:
         mine = table[table["version"] == version]
         rows = []
         for contender in sorted(set(mine["contender"])):
             cell = {"contender": contender}
-            for corpus in ("seq", "uuid"):
-                for metric in ("heap", "disk"):
+            for corpus in corpora:
+                for metric in ("heap", "mapped", "ram", "disk"):
                     hit = mine[(mine["contender"] == contender) & (mine["corpus"] == corpus) & (mine["metric"] == metric)]
                     cell[f"{metric}_{corpus}"] = fmt(float(hit["value"].iloc[0])) if len(hit) else "n/a"
             rows.append(cell)
@@ -117,29 +118,24 @@ def reopen_numbers(data: summary.PkResults) -> dict[str, Any]:
             for version in data.versions}
 
 
-def load_crosschecks(results: Path, versions: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """Each version's crosscheck.json, where the pipeline made one."""
-    paths = {v: results / "pk" / v / "crosscheck.json" for v in versions}
-    return {v: read_json(p) for v, p in paths.items() if p.is_file()}
+def crosscheck_numbers(data: summary.PkResults) -> list[dict[str, Any]]:
+    """Harness vs PlainLookupLoop alone, each as a ratio to the default of the same rounds."""
+    table = summary.crosscheck_table(data.lookups, data.plain)
+    return [{"version": r.version, "contender": r.contender, "harness": rate(r.harness_lookups_per_s),
+             "plain": rate(r.plain_lookups_per_s), "harness_ratio": fmt(r.harness_ratio, 3),
+             "plain_ratio": fmt(r.plain_ratio, 3), "agreement": fmt(r.value, 3),
+             "ci": interval(r.low, r.high, 3), "within": r.within} for r in table.itertuples()]
 
 
-def crosscheck_numbers(crosschecks: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    rows = []
-    for version, check in crosschecks.items():
-        for c in check["checks"]:
-            rows.append({"version": version, "contender": c["contender"], "harness": rate(c["harness_lookups_per_s"]),
-                         "plain": rate(c["plain_lookups_per_s"]), "pipeline": rate(c["pipeline_lookups_per_s"]),
-                         "ratio": fmt(c["ratio"], 3),
-                         "ci": interval(c["ratio_low"], c["ratio_high"], 3), "pairs": c["pairs"],
-                         "first_pass": fmt(c["first_pass_ratio"]),
-                         "within": c["within_tolerance"], "tolerance": f"{check['tolerance'] * 100:.0f}%"})
-    return rows
-
-
-def first_pass_range(crosschecks: dict[str, dict[str, Any]]) -> dict[str, str] | None:
-    """Lowest and highest speed of the plain loop's first pass of a round relative to its second."""
-    ratios = [c["first_pass_ratio"] for check in crosschecks.values() for c in check["checks"]]
-    return {"low": fmt(min(ratios)), "high": fmt(max(ratios))} if ratios else None
+def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
+    """The mixed-JVM penalty: each contender's lookups/s in a JVM shared with the others ÷ alone."""
+    table = summary.mixed_table(data.lookups, data.mixed)
+    table = table[table["contender"] != summary.AA]
+    worst = table.loc[table["value"].idxmin()] if len(table) else None
+    return {"worst": None if worst is None else {"version": worst["version"], "contender": worst["contender"],
+                                                 "ratio": fmt(worst["value"]),
+                                                 "ci": interval(worst["low"], worst["high"])},
+            "below": int((table["high"] < 1).sum()), "above": int((table["low"] > 1).sum()), "total": len(table)}
 
 
 def provenance_rows(data: summary.PkResults) -> list[dict[str, Any]]:
@@ -154,32 +150,38 @@ def provenance_rows(data: summary.PkResults) -> list[dict[str, Any]]:
             "sha": m["git"]["sha"], "dirty": m["git"]["dirty"],
             "corpora": [{"name": name, "docs": f"{c['docs']:,}", "sha256": c["sha256"]["docs.tsv"]}
                         for name, c in sorted(m["corpora"].items())],
-            "parameters": (f"forks {p['forks']}, warm-up {p['min_warmup_rounds']}–{p['max_warmup_rounds']} rounds "
-                           f"(stable at CV ≤ {p['stable_cv']}), {p['measure_rounds']} measured rounds, "
-                           f"{p['key_batches']} × {p['batch_size']} keys per sample, segment every "
-                           f"{p['segment_docs']:,} docs, seed {p['seed']}"),
+            "parameters": (f"{p['rounds']} rounds of forks, iterations ≥ {p['iteration_ms']} ms, warm-up "
+                           f"{p['min_warmup']}–{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}), "
+                           f"{p['measure_iterations']} measured iterations per fork, key files of "
+                           f"{p['key_batches']} × {p['batch_size']} keys, a segment flushed every "
+                           f"{p['segment_docs']:,} docs, {p['body_words']}-word bodies, plain loop "
+                           f"{p['plain']['warmup_s']} s warm-up + {p['plain']['measure_s']} s, seed {p['seed']}"),
             "started": m["started"], "finished": m["finished"],
         })
     return rows
 
 
-def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
-    data = summary.load(results)
+def numbers(results: Path, versions: list[str], figures: Path, claims_file: Path) -> dict[str, Any]:
+    data = summary.load(results, versions)
     claims = read_json(claims_file)
     first = next(iter(data.manifests.values()))
     p = first["parameters"]
-    stable = data.lookups["stable"].mean() if len(data.lookups) else float("nan")
-    crosschecks = load_crosschecks(results, data.versions)
+    crosscheck = crosscheck_numbers(data)
     return {
-        "meta": {"scale": first["scale"], "docs": f"{p['docs']:,}", "versions": list(data.versions),
-                 "forks": p["forks"], "measure_rounds": p["measure_rounds"], "batch_size": f"{p['batch_size']:,}",
-                 "keys_per_sample": f"{p['batch_size'] * p['key_batches']:,}",
-                 "stable_share": f"{stable * 100:.0f}%", "stable_window": STABLE_WINDOW,
-                 "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
-                 # The seed's index size is the paper scale's doc count (config/config.yaml).
-                 "seed_docs": f"{config.load({'scale': 'paper'}).study('pk')['docs'] / 1e6:.1f} M", "git": provenance.git(), "built": provenance.now(),
+        "meta": {"scale": first["scale"], "docs": f"{p['docs']:,}", "uuid_docs": f"{p['uuid_docs']:,}",
+                 "versions": list(data.versions),
+                 "rounds": p["rounds"], "iteration_ms": p["iteration_ms"],
+                 "measure_iterations": p["measure_iterations"], "max_warmup": p["max_warmup"],
+                 "batch_size": f"{p['batch_size']:,}", "keys": f"{p['batch_size'] * p['key_batches']:,}",
+                 "converged_share": f"{summary.converged_share(data.lookups) * 100:.1f}%",
+                 "stable_window": STABLE_WINDOW, "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
+                 "segments": segment_layout(results, first),
+                 "paper_docs": f"{config.load({'scale': 'paper'}).study('pk')['docs'] / 1e6:.1f} M",
+                 "git": provenance.git(), "built": provenance.now(),
                  "reopen": p["reopen"], "reopen_rate": f"{p['reopen']['updates_per_reopen'] * 1000 // p['reopen']['interval_ms']:,}",
-                 "conditions": p["conditions"], "contenders": p["contenders"]},
+                 "plain": p["plain"], "conditions": p["conditions"], "contenders": p["contenders"],
+                 "crosscheck_tolerance": f"{summary.CROSSCHECK_TOLERANCE * 100:.0f}%",
+                 "aa_tolerance": f"{summary.AA_TOLERANCE * 100:.0f}%"},
         "claims": claims["claims"],
         "claim_rows": claim_rows(claims),
         "verdict_counts": {v: sum(r["verdict"] == v for r in claims["verdicts"])
@@ -187,11 +189,21 @@ def numbers(results: Path, figures: Path, claims_file: Path) -> dict[str, Any]:
         "lookups": lookups_numbers(data),
         "footprint": footprint_numbers(data),
         "reopen": reopen_numbers(data),
-        "crosscheck": crosscheck_numbers(crosschecks),
-        "crosscheck_first_pass": first_pass_range(crosschecks),
+        "crosscheck": crosscheck,
+        "crosscheck_within": sum(c["within"] for c in crosscheck),
+        "mixed": mixed_numbers(data),
         "figures": {name: str((figures / "pk" / f"{name}.png").resolve()) for name in FIGURES},
         "provenance": provenance_rows(data),
     }
+
+
+def segment_layout(results: Path, manifest: dict[str, Any]) -> str:
+    """Segment sizes of the seed setting's multi-segment index, as its index manifest records them."""
+    index = (results.parent / "indexes" / "pk" / manifest["lucene_version"] / layout.SEED_SETTING["corpus"]
+             / "manifest.json")
+    built = read_json(index)["indexes"]
+    sizes = next(r["segment_docs"] for r in built if r["contender"] == "default" and r["layout"] == "multi")
+    return ", ".join(f"{int(n):,}" for n in sizes.split(","))
 
 
 def compile_pdf(numbers_file: Path, out: Path) -> None:
@@ -202,12 +214,13 @@ def compile_pdf(numbers_file: Path, out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--results", type=Path, required=True)
+    ap.add_argument("--versions", nargs="+", required=True)
     ap.add_argument("--figures", type=Path, required=True)
     ap.add_argument("--claims", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args()
     numbers_file = a.out.with_name("numbers.json")
-    write_json(numbers_file, numbers(a.results, a.figures, a.claims))
+    write_json(numbers_file, stats.json_safe(numbers(a.results, a.versions, a.figures, a.claims)))
     compile_pdf(numbers_file, a.out)
 
 

@@ -1,18 +1,21 @@
 """Claim verdicts from the registry and results."""
 from __future__ import annotations
 
-import copy
 import math
 
 import pytest
 import yaml
 
-from lrev import claims, stats
+import dataclasses
+
+import pandas as pd
+
+from lrev import claims, config, rounds, stats
 from lrev.config import REPO
 from lrev.pk import summary
-from tests.fixtures_pk import VERSIONS, write_pk_results
 
 REGISTRY = REPO / "claims" / "pk.yaml"
+VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
 
 
 def est(low, high):
@@ -57,9 +60,15 @@ def test_registry_must_cover_every_version():
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory):
-    root = write_pk_results(tmp_path_factory.mktemp("results"))
-    return claims.evaluate(claims.load_registry(REGISTRY), summary.load(root))
+def results(smoke_run):
+    """The smoke run's real results, loaded by the real loader."""
+    root, _, _ = smoke_run
+    return summary.load(root / "results", VERSIONS)
+
+
+@pytest.fixture(scope="module")
+def verdicts(results):
+    return claims.evaluate(claims.load_registry(REGISTRY), results)
 
 
 def test_every_claim_has_a_row_for_every_version(verdicts):
@@ -75,30 +84,52 @@ def test_memory_claims_do_not_apply_after_its_removal(verdicts):
     assert row["verdict"] == "n/a" and "removed" in row["reason"]
 
 
-def test_fixture_effects_are_recovered(verdicts):
-    # The fixture makes GlobalPkMap 4x and FST 1.3x the default: pk-6's speed part must hold.
-    row = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-6" and v["version"] == "9.12.3")
-    speed = next(p for p in row["parts"] if p["quantity"] == "lookups_per_s")
-    assert speed["verdict"] == "holds" and speed["value"] == pytest.approx(4.0 / 1.3, rel=0.15)
-
-
-def test_thread_counts_pair_by_round_but_corpora_do_not(verdicts):
-    # Both thread counts run in the same rounds; seq and uuid are separate runs.
-    scaling = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-4" and v["version"] == "8.11.4")
-    assert {p["pairing"] for p in scaling["parts"]} == {"paired"}
-    assert scaling["parts"][0]["value"] == pytest.approx(1.85, rel=0.05)  # the fixture's 2-thread factor
-    uuid = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-3" and v["version"] == "8.11.4")
-    assert next(p for p in uuid["parts"] if p["quantity"] == "lookups_per_s")["pairing"] == "unpaired"
+def test_every_comparison_pairs_forks_by_round(verdicts):
+    rounds = {int(r) for r in range(config.load({"scale": "smoke"}).study("pk")["rounds"])}
+    for row in verdicts["verdicts"]:
+        for part in row["parts"]:
+            if "b" in part:
+                assert part["pairing"] == "paired by round" and part["n"] == len(rounds), (row["claim"], part)
 
 
 def test_question_ranks_the_default_too(verdicts):
     row = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-7" and v["version"] == "10.5.1")
     ranked = [r["contender"] for r in row["answer"]["ranking"]]
-    assert "default" in ranked and "GlobalPkMap" not in ranked
-    assert row["answer"]["contender"] == "Direct"  # the fixture's fastest format (1.9x)
+    assert "default" in ranked and "GlobalPkMap" not in ranked and "default-aa" not in ranked
+    best = max(row["answer"]["ranking"], key=lambda r: r["value"])
+    assert row["answer"]["contender"] == best["contender"]
 
 
-def test_missing_contender_names_claim_and_version(tmp_path):
-    root = write_pk_results(tmp_path, drop={"7.7.3": "Memory"})
-    with pytest.raises(Exception, match=r"pk-1.*7\.7\.3|7\.7\.3.*pk-1"):
-        claims.evaluate(claims.load_registry(REGISTRY), summary.load(root))
+def _with(results, table, frame):
+    return dataclasses.replace(results, **{table: frame})
+
+
+def test_missing_contender_names_claim_and_version(results):
+    lookups = results.lookups[~((results.lookups["version"] == "7.7.3") & (results.lookups["contender"] == "Memory"))]
+    with pytest.raises(claims.MissingResultError, match=r"pk-1, version 7\.7\.3"):
+        claims.evaluate(claims.load_registry(REGISTRY), _with(results, "lookups", lookups))
+
+
+def _pk3_speed(results):
+    registry = claims.load_registry(REGISTRY)
+    registry = {**registry, "versions": ["9.12.3"], "claims": [c for c in registry["claims"] if c["id"] == "pk-3"]}
+    row = claims.evaluate(registry, results)["verdicts"][0]
+    return next(p for p in row["parts"] if p["quantity"] == "lookups_per_s")
+
+
+def test_an_unconverged_warmup_makes_the_part_inconclusive(results):
+    converged = _with(results, "lookups", results.lookups.assign(stable=1))
+    assert _pk3_speed(converged)["converged"] is True
+    lookups = converged.lookups.copy()
+    one_fork = (lookups["version"] == "9.12.3") & (lookups["contender"] == "FST50") & (lookups["round"] == 0)
+    lookups.loc[one_fork, "stable"] = 0
+    part = _pk3_speed(_with(results, "lookups", lookups))
+    assert part["converged"] is False and part["verdict"] == "inconclusive"
+
+
+def test_two_forks_of_one_side_in_a_round_is_an_error(results):
+    lookups = results.lookups
+    extra = lookups[(lookups["version"] == "9.12.3") & (lookups["contender"] == "FST50") & (lookups["round"] == 0)]
+    doubled = pd.concat([lookups, extra.assign(fork="alone-FST50-again")], ignore_index=True)
+    with pytest.raises(rounds.PairingError, match="round 0 holds 2 forks"):
+        _pk3_speed(_with(results, "lookups", doubled))

@@ -1,11 +1,14 @@
 """The pk corpus recipe: deterministic, correct keys, atomic output."""
 from __future__ import annotations
 
+import subprocess
+import sys
 import uuid
 
 import pytest
 
-from lrev.io import read_json
+from lrev.config import REPO
+from lrev.io import ChecksumError, read_json, sha256_file, verify
 
 ARGS = dict(docs=3000, seed=7, body_words=12, batch_size=100, key_batches=5, miss_rates=[0.0, 0.1])
 
@@ -67,3 +70,28 @@ def test_failed_build_leaves_nothing(tmp_path, pk_corpus_recipe, monkeypatch):
     with pytest.raises(RuntimeError):
         pk_corpus_recipe.build(tmp_path / "s", "seq", **ARGS)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_edited_corpus_is_refused_before_indexing(tmp_path, pk_corpus_recipe):
+    out = tmp_path / "seq"
+    pk_corpus_recipe.build(out, "seq", **ARGS)
+    docs = out / "docs.tsv"
+    docs.write_text(docs.read_text().replace("\t", "\tedited ", 1))
+    # The index step checks the corpus manifest before it starts a JVM or writes anything.
+    done = subprocess.run([sys.executable, "-m", "lrev.pk.index", "--version", "9.12.3", "--corpus", str(out),
+                           "--out", str(tmp_path / "idx"), "--segment-docs", "100", "--contenders", "default"],
+                          cwd=REPO, capture_output=True, text=True)
+    assert done.returncode != 0 and "docs.tsv" in done.stderr and "sha256" in done.stderr
+    assert not (tmp_path / "idx").exists()
+
+
+def test_verify_names_a_missing_or_changed_file(tmp_path):
+    (tmp_path / "a.txt").write_text("a")
+    manifest = tmp_path / "manifest.json"
+    recorded = {"a.txt": sha256_file(tmp_path / "a.txt")}
+    verify(manifest, recorded)
+    (tmp_path / "a.txt").write_text("b")
+    with pytest.raises(ChecksumError, match="a.txt"):
+        verify(manifest, recorded)
+    with pytest.raises(ChecksumError, match="missing"):
+        verify(manifest, {"gone.txt": "0"})

@@ -1,27 +1,26 @@
-"""Figures and the paper, built from fixture results."""
+"""Figures and the paper, built from the smoke run's real results."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from lrev import claims, paper
+from lrev import claims, config, paper
 from lrev.config import REPO
 from lrev.io import write_json
 from lrev.pk import figures, summary
-from tests.fixtures_pk import VERSIONS, write_pk_results
+
+VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("run")
-    results = write_pk_results(root / "results")
-    written = figures.write_all(results, root / "figures" / "pk")
-    verdicts = claims.evaluate(claims.load_registry(REPO / "claims" / "pk.yaml"), summary.load(results))
+def built(smoke_run, tmp_path_factory):
+    results = smoke_run[0] / "results"
+    root = tmp_path_factory.mktemp("paper")
+    written = figures.write_all(results, VERSIONS, root / "figures" / "pk")
+    verdicts = claims.evaluate(claims.load_registry(REPO / "claims" / "pk.yaml"), summary.load(results, VERSIONS))
     write_json(root / "claims.json", verdicts)
-    numbers = paper.numbers(results, root / "figures", root / "claims.json")
-    write_json(root / "numbers.json", numbers)
-    paper.compile_pdf(root / "numbers.json", root / "paper.pdf")
+    numbers = paper.numbers(results, VERSIONS, root / "figures", root / "claims.json")
     return root, written, numbers
 
 
@@ -33,17 +32,33 @@ def test_every_declared_figure_is_written(built):
             assert path in written and path.stat().st_size > 1000
 
 
-def test_paper_compiles_to_pdf(built):
-    root, _, _ = built
-    assert (root / "paper.pdf").read_bytes()[:5] == b"%PDF-"
-
-
 def test_numbers_cover_every_version_and_claim(built):
     _, _, numbers = built
     assert list(numbers["lookups"]) == list(VERSIONS)
     assert len(numbers["claim_rows"]) == 7 * len(VERSIONS)
     assert {p["version"] for p in numbers["provenance"]} == set(VERSIONS)
+    # Every plain-loop contender of every version is cross-checked, the A/A included.
+    assert {(c["version"], c["contender"]) for c in numbers["crosscheck"]} >= {(v, "default-aa") for v in VERSIONS}
     json.dumps(numbers)  # the Typst side reads it as JSON
+
+
+def test_only_configured_versions_are_read(smoke_run):
+    results = smoke_run[0] / "results"
+    data = summary.load(results, VERSIONS[:2])
+    assert data.versions == tuple(VERSIONS[:2]) and set(data.lookups["version"]) == set(VERSIONS[:2])
+    with pytest.raises(FileNotFoundError, match="1.2.3"):
+        summary.load(results, ["1.2.3"])
+
+
+def test_a_changed_result_file_is_refused(smoke_run, tmp_path):
+    import shutil
+
+    results = tmp_path / "results"
+    shutil.copytree(smoke_run[0] / "results" / "pk" / VERSIONS[0], results / "pk" / VERSIONS[0])
+    table = results / "pk" / VERSIONS[0] / "plain.parquet"
+    table.write_bytes(table.read_bytes() + b"x")
+    with pytest.raises(ValueError, match="plain.parquet"):
+        summary.load(results, VERSIONS[:1])
 
 
 def test_formatting_helpers():

@@ -15,30 +15,33 @@ def _pk(name: str):
     return jpype.JClass(f"org.lucenerevisited.pk.{name}")
 
 
-def build_indexes(docs_tsv: str, out_dir: str, contenders: list[str], segment_docs: int) -> pd.DataFrame:
-    """One index per contender in ``out_dir/<contender>/{multi,merged}``, plus ``baseline`` (no id field);
-    GlobalPkMap reads the ``default`` index."""
+def build_indexes(docs_tsv: str, out_dir: str, contenders: list[str], segment_docs: int, merged: bool) -> pd.DataFrame:
+    """One index per contender in ``out_dir/<contender>/multi`` (and ``merged`` when asked), plus ``baseline``
+    (no id field); GlobalPkMap reads the ``default`` index."""
     with bridge.progress("index") as progress:
-        table = _pk("PkIndexer").build(docs_tsv, out_dir, bridge.java_strings(contenders), segment_docs, progress)
+        table = _pk("PkIndexer").build(docs_tsv, out_dir, bridge.java_strings(contenders), segment_docs, merged,
+                                       progress)
     return bridge.frame(table)
 
 
 @dataclass
 class LookupSpec:
-    """One interleaved lookup run: every contender at every thread count, on one corpus/layout/keys file."""
+    """One JVM's lookup run: series i looks up ``keys_paths[i]`` in ``index_paths[i]`` with ``contenders[i]`` on
+    ``threads[i]`` threads, reported as ``labels[i]``; all series interleave in time-based iterations."""
 
     contenders: list[str]
     index_paths: list[str]
-    keys_tsv: str
+    keys_paths: list[str]
     threads: list[int]
+    labels: list[str]
     batch_size: int
-    min_warmup_rounds: int
-    max_warmup_rounds: int
+    iteration_millis: int
+    min_warmup_iterations: int
+    max_warmup_iterations: int
     stable_window: int
     stable_cv: float
-    measure_rounds: int
+    measure_iterations: int
     seed: int
-    aa_calibration: bool = True
 
 
 def _java_spec(class_name: str, spec: object) -> object:
@@ -56,14 +59,6 @@ def _java_spec(class_name: str, spec: object) -> object:
 def lookups(spec: LookupSpec) -> pd.DataFrame:
     with bridge.progress("lookups") as progress:
         return bridge.frame(_pk("PkLookupBench").run(_java_spec("PkLookupSpec", spec), progress))
-
-
-def crosscheck(spec: LookupSpec, checked: str, checked_index: str) -> pd.DataFrame:
-    """The lookup run of ``spec`` with one pass of the independent ``PlainLookupLoop`` on ``checked_index``
-    after every round; rows per source ("harness" | "plain loop"), contender, phase and round."""
-    with bridge.progress("crosscheck") as progress:
-        table = _pk("PkCrossCheck").run(_java_spec("PkLookupSpec", spec), checked, checked_index, progress)
-    return bridge.frame(table)
 
 
 def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> pd.DataFrame:

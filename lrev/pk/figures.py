@@ -6,7 +6,7 @@ so a figure can never disagree with the text. Series are Lucene-version-
 independent *families* (FST41/FST50 → FST, ...) so a line follows one design
 across releases; the A/A contender is drawn only as the noise band.
 
-CLI: ``python -m lrev.pk.figures --results RESULTS --out FIGDIR`` writes
+CLI: ``python -m lrev.pk.figures --results RESULTS --versions V … --out FIGDIR`` writes
 ``FIGDIR/<name>.pdf`` and ``FIGDIR/<name>.png`` for every name in FIGURES.
 """
 from __future__ import annotations
@@ -27,9 +27,10 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from lrev import io  # noqa: E402
+from lrev.config import version_key  # noqa: E402
 from lrev.pk import layout, summary  # noqa: E402
 
-FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads")
+FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads", "pk_mixed")
 """Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
 FORMATS = ("pdf", "png")
 
@@ -47,7 +48,7 @@ def _palette(families: Sequence[str]) -> dict[str, tuple]:
 
 
 def _versions(frame: pd.DataFrame) -> list[str]:
-    return sorted(frame["version"].unique(), key=summary.version_key)
+    return sorted(frame["version"].unique(), key=version_key)
 
 
 def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palette: dict[str, tuple]) -> None:
@@ -92,10 +93,15 @@ def _grid(rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tupl
 
 
 def _legend(fig: plt.Figure, ax: plt.Axes) -> None:
+    """One legend for the figure, below the panels, so it never covers data."""
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
-    fig.legend(unique.values(), unique.keys(), loc="center right", frameon=False)
-    fig.tight_layout(rect=(0, 0, 0.82, 1))
+    ncol = min(len(unique), 5)
+    rows = math.ceil(len(unique) / max(ncol, 1))
+    bottom = (0.15 + 0.22 * rows) / fig.get_figheight()
+    fig.legend(unique.values(), unique.keys(), loc="lower center", ncol=ncol, frameon=False,
+               bbox_to_anchor=(0.5, 0))
+    fig.tight_layout(rect=(0, bottom, 1, 1))
 
 
 def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
@@ -143,20 +149,24 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
     return fig
 
 
+BYTES_METRICS = {"heap": "heap", "ram": "RAM (heap + resident mapped)", "disk": "disk"}
+
+
 def bytes_figure(data: summary.PkResults) -> plt.Figure:
-    """Heap and disk bytes/doc of the id field (mean over forks, 95% CI), seq vs uuid ids."""
+    """Heap, RAM and disk bytes/doc of the id field (mean over forks, 95% CI), seq vs uuid ids."""
     table = _no_aa(summary.footprint_table(summary.select(data.footprint, layout="multi")))
-    table = table[table["metric"].isin(["heap", "disk"])]
+    table = table[table["metric"].isin(list(BYTES_METRICS))]
     corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
     versions = _versions(table)
-    fig, axes = _grid(["heap", "disk"], corpora, sharey=False)
-    for r, metric in enumerate(["heap", "disk"]):
+    fig, axes = _grid(list(BYTES_METRICS), corpora, sharey=False)
+    for r, metric in enumerate(BYTES_METRICS):
         for c, corpus in enumerate(corpora):
             ax = axes[r][c]
             _ci_points(ax, table[(table["metric"] == metric) & (table["corpus"] == corpus)], versions, palette)
             _log_y(ax)
-            ax.set(title=f"{metric}, {corpus} ids", xlabel="Lucene version", ylabel=f"{metric} bytes/doc")
+            ax.set(title=f"{BYTES_METRICS[metric]}, {corpus} ids", xlabel="Lucene version",
+                   ylabel=f"{metric} bytes/doc")
     _legend(fig, axes[0][-1])
     return fig
 
@@ -194,12 +204,29 @@ def threads_figure(data: summary.PkResults) -> plt.Figure:
     return fig
 
 
+def mixed_figure(data: summary.PkResults) -> plt.Figure:
+    """Each contender timed in one JVM with all the others ÷ the same contender alone in its JVM, seed setting,
+    paired by round (95% CI): what sharing a JVM's JIT profiles costs a contender."""
+    table = _no_aa(summary.mixed_table(data.lookups, data.mixed))
+    palette = _palette(table["family"])
+    fig, axes = _grid(["all"], ["mixed"])
+    ax = axes[0][0]
+    ax.axhline(1.0, color="0.4", lw=0.8)
+    _ci_points(ax, table, _versions(table), palette)
+    _log_y(ax)
+    ax.set(title="same contender: mixed JVM ÷ alone", xlabel="Lucene version",
+           ylabel="lookups/s, mixed ÷ alone")
+    _legend(fig, ax)
+    return fig
+
+
 BUILDERS: dict[str, Callable[[summary.PkResults], plt.Figure]] = {
     "pk_lookups": lookups_figure,
     "pk_ratio": ratio_figure,
     "pk_bytes": bytes_figure,
     "pk_reopen": reopen_figure,
     "pk_threads": threads_figure,
+    "pk_mixed": mixed_figure,
 }
 assert tuple(BUILDERS) == FIGURES
 
@@ -216,8 +243,8 @@ def save(fig: plt.Figure, out: Path, name: str) -> list[Path]:
     return written
 
 
-def write_all(results: Path, out: Path) -> list[Path]:
-    data = summary.load(results)
+def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
+    data = summary.load(results, versions)
     sns.set_theme(context="paper", style="whitegrid")
     return [path for name in FIGURES for path in save(BUILDERS[name](data), out, name)]
 
@@ -225,9 +252,10 @@ def write_all(results: Path, out: Path) -> list[Path]:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, required=True, help="RESULTS root (holds pk/<version>/)")
+    parser.add_argument("--versions", nargs="+", required=True, help="the configured versions")
     parser.add_argument("--out", type=Path, required=True, help="figure directory")
     args = parser.parse_args(argv)
-    write_all(args.results, args.out)
+    write_all(args.results, args.versions, args.out)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
     corpora/pk/<corpus>/                    docs.tsv, keys-miss<P>.tsv, manifest.json
     indexes/pk/<version>/<corpus>/          <contender>/{multi,merged}/ Lucene indexes + manifest.json
-    results/pk/<version>/                   lookups, footprint, reopen .parquet, manifest.json, pk.ipynb
+    results/pk/<version>/                   lookups, mixed, plain, footprint, reopen .parquet, manifest.json,
+                                            pk.ipynb, forks/round-<r>/<job>/ (each fork's own output)
     figures/pk/                             <figure>.pdf / .png
 """
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import Any
 INDEX_OF = {"GlobalPkMap": "default"}
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
+#: The default contender measured again in JVMs of its own: the A/A noise floor.
+AA_SUFFIX = "-aa"
+AA = "default" + AA_SUFFIX
 LAYOUTS = ("multi", "merged")
 #: The seed's own setting: sequential ids, several segments, every key present, one thread.
 SEED_SETTING = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
@@ -39,8 +43,13 @@ def results_dir(root: Path, version: str) -> Path:
     return Path(root) / "results" / "pk" / version
 
 
+def corpus_docs(pk: dict[str, Any], corpus: str) -> int:
+    """Documents of a corpus: ``docs`` for seq ids (the seed's setting), ``uuid_docs`` for uuid ids."""
+    return int(pk["uuid_docs"] if corpus == "uuid" else pk["docs"])
+
+
 def corpora(pk: dict[str, Any]) -> list[str]:
-    return sorted({c["corpus"] for c in pk["conditions"]} | {pk["reopen_corpus"]})
+    return sorted({corpus for corpus, _ in indexed(pk)})
 
 
 def miss_rates(pk: dict[str, Any], corpus: str) -> list[float]:
@@ -50,3 +59,45 @@ def miss_rates(pk: dict[str, Any], corpus: str) -> list[float]:
 
 def family(pk: dict[str, Any], contender: str) -> str:
     return pk["families"].get(contender, contender)
+
+
+def condition_label(cond: dict[str, Any]) -> str:
+    """How a condition names its series in the engine's tables: corpus/layout/miss percent."""
+    return f"{cond['corpus']}/{cond['layout']}/miss{int(round(float(cond['miss_rate']) * 100))}"
+
+
+def condition_of(pk: dict[str, Any], label: str) -> dict[str, Any]:
+    """The configured condition a series label names; an unknown label is an error, never a guess."""
+    for cond in pk["conditions"]:
+        if condition_label(cond) == label:
+            return cond
+    raise KeyError(f"series '{label}' matches no configured condition")
+
+
+def seed_condition(pk: dict[str, Any]) -> dict[str, Any]:
+    """The configured condition holding the seed's setting; it must be measured."""
+    for cond in pk["conditions"]:
+        if all(cond[k] == SEED_SETTING[k] for k in ("corpus", "layout", "miss_rate")) \
+                and SEED_SETTING["threads"] in cond["threads"]:
+            return cond
+    raise KeyError(f"no configured condition measures the seed's setting {SEED_SETTING}")
+
+
+def indexed(pk: dict[str, Any]) -> list[tuple[str, str]]:
+    """(corpus, layout) pairs some condition reads, plus the multi-segment reopen corpus."""
+    return sorted({(c["corpus"], c["layout"]) for c in pk["conditions"]} | {(pk["reopen_corpus"], "multi")})
+
+
+def merged(pk: dict[str, Any], corpus: str) -> bool:
+    """Whether ``corpus`` needs force-merged indexes too."""
+    return (corpus, "merged") in indexed(pk)
+
+
+def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:
+    """The configured contenders of ``version`` plus the A/A contender."""
+    return [*pk["contenders"][version], AA]
+
+
+def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:
+    """Contenders the plain loop can cross-check: index formats (its code is seekExact), and the A/A."""
+    return [c for c in timed_contenders(pk, version) if c not in INDEX_OF]

@@ -1,10 +1,14 @@
-"""Turn the fork tables of one Lucene version into the `pk` study's tidy result files.
+"""Turn the forks of one Lucene version into the `pk` study's tidy result files.
 
-    lookups.parquet    one row per timed sample (warm-up rows kept, phase says which)
-    footprint.parquet  one row per fork, corpus, layout and contender; bytes attributed to the id
-                       field by subtracting the baseline index (same docs, no id field)
+    lookups.parquet    one row per timed iteration of a contender alone in its JVM (warm-up rows
+                       kept, ``phase`` says which); ``round`` is the round of forks, the unit of pairing;
+                       ``fork`` names the JVM (its job: alone-<contender>, plain-<contender>, mixed)
+    mixed.parquet      the same for the mixed-JVM experiment (every contender in one JVM per round)
+    plain.parquet      one row per plain-loop JVM (contender, round)
+    footprint.parquet  one row per fork, corpus, layout and contender: bytes attributed to the id field
+                       by subtracting the baseline index (same docs, no id field) measured in that fork
     reopen.parquet     one row per NRT reopen
-    manifest.json      provenance
+    manifest.json      provenance, and the sha256 of every table above
 """
 from __future__ import annotations
 
@@ -13,35 +17,78 @@ from typing import Any
 
 import pandas as pd
 
-from lrev import provenance
-from lrev.io import read_json, write_json, write_parquet
+from lrev import fork, provenance
+from lrev.io import read_json, sha256_file, write_json, write_parquet
 from lrev.pk import layout
 
-FILES = ("lookups.parquet", "footprint.parquet", "reopen.parquet", "manifest.json")
+TABLES = ("lookups", "mixed", "plain", "footprint", "reopen")
+FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
+ALONE, PLAIN, MIXED = "alone-", "plain-", "mixed"
 
 
-def _label(frame: pd.DataFrame, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
+def _label(frame: pd.DataFrame, version: str, round_: int, fork_name: str, pk: dict[str, Any]) -> pd.DataFrame:
     frame = frame.copy()
     frame.insert(0, "version", version)
-    frame.insert(1, "fork", fork)
-    frame["family"] = [layout.family(pk, c.removesuffix("-aa")) for c in frame["contender"]]
+    frame.insert(1, "round", round_)
+    frame.insert(2, "fork", fork_name)
+    frame["family"] = [layout.family(pk, c.removesuffix(layout.AA_SUFFIX)) for c in frame["contender"]]
     return frame
 
 
-def lookups(parts: list[pd.DataFrame], version: str, pk: dict[str, Any]) -> pd.DataFrame:
-    frame = pd.concat([_label(p, version, f, pk) for f, p in enumerate(parts)], ignore_index=True)
+def _conditions(frame: pd.DataFrame, pk: dict[str, Any]) -> pd.DataFrame:
+    """Series labels back to corpus, layout and miss rate."""
+    conds = {label: layout.condition_of(pk, label) for label in frame["series"].unique()}
+    for key in ("corpus", "layout", "miss_rate"):
+        frame[key] = frame["series"].map(lambda label: conds[label][key])
+    frame["miss_rate"] = frame["miss_rate"].astype(float)
     frame["lookups_per_s"] = frame["ops"] / (frame["nanos"] / 1e9)
-    return frame
+    return frame.drop(columns="series")
 
 
-def footprint(parts: list[pd.DataFrame], version: str, pk: dict[str, Any], docs: dict[str, int]) -> pd.DataFrame:
-    """Id-field bytes per doc: each contender minus the baseline of the same fork, corpus and layout."""
-    frame = pd.concat([_label(p, version, f, pk) for f, p in enumerate(parts)], ignore_index=True)
-    keys = ["fork", "corpus", "layout"]
+def collect(forks_dir: Path, version: str, pk: dict[str, Any]) -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
+    """Every table of the version from its forks' folders, plus one fork's JVM report."""
+    parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
+    jvm = None
+    for round_dir in sorted(forks_dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1])):
+        r = int(round_dir.name.split("-")[1])
+        for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
+            if job.name.startswith(PLAIN):
+                plain = pd.read_parquet(job / "plain.parquet").assign(contender=job.name.removeprefix(PLAIN))
+                parts["plain"].append(_label(plain, version, r, job.name, pk))
+                continue
+            tables = fork.tables(job)
+            jvm = jvm or fork.jvm_report(job)
+            if job.name == MIXED:
+                parts["mixed"].append(_label(tables["lookups"], version, r, job.name, pk))
+            else:
+                for name, table in tables.items():
+                    # The reopen bench's own rounds lie within the fork.
+                    parts[name].append(_label(table.rename(columns={"round": "reopen_round"}), version, r, job.name,
+                                             pk))
+    if jvm is None:
+        raise FileNotFoundError(f"no finished forks under {forks_dir}")
+    out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
+    for name in ("lookups", "mixed"):
+        out[name] = _conditions(out[name], pk)
+    out["plain"]["lookups_per_s"] = out["plain"]["ops"] / (out["plain"]["nanos"] / 1e9)
+    out["footprint"] = footprint(out["footprint"], pk)
+    out["reopen"]["reopen_ms"] = out["reopen"]["reopen_nanos"] / 1e6
+    return out, jvm
+
+
+def footprint(frame: pd.DataFrame, pk: dict[str, Any]) -> pd.DataFrame:
+    """Id-field bytes per doc: each contender minus the baseline measured in the same fork.
+
+    ``ram_bytes`` is what holding the id field takes: heap plus resident mapped pages for an index format;
+    heap alone for a strategy over another index (GlobalPkMap reads the whole id field once to build its
+    map, then needs none of those pages)."""
+    keys = ["round", "fork", "corpus", "layout"]
     base = frame[frame["contender"] == layout.BASELINE].set_index(keys)
     frame = frame[frame["contender"] != layout.BASELINE].copy()
-    frame["docs"] = frame["corpus"].map(docs).astype("int64")
-    for kind in ("disk", "heap", "accounted"):
+    if base.index.duplicated().any():
+        raise ValueError("two baseline footprints of one corpus and layout in one fork")
+    frame["docs"] = [layout.corpus_docs(pk, c) for c in frame["corpus"]]
+    for kind in ("disk", "heap", "mapped", "accounted"):
         col = f"{kind}_bytes"
         baseline = base[col].reindex(pd.MultiIndex.from_frame(frame[keys])).to_numpy()
         raw = frame[col].to_numpy()
@@ -49,18 +96,15 @@ def footprint(parts: list[pd.DataFrame], version: str, pk: dict[str, Any], docs:
         frame[f"{kind}_bytes_total"] = raw
         frame[col] = [r - b if r >= 0 and b >= 0 else -1 for r, b in zip(raw, baseline)]
         frame[f"{kind}_bytes_per_doc"] = [v / d if v >= 0 else float("nan") for v, d in zip(frame[col], frame["docs"])]
-    return frame.reset_index(drop=True)
-
-
-def reopen(parts: list[pd.DataFrame], version: str, pk: dict[str, Any]) -> pd.DataFrame:
-    frame = pd.concat([_label(p, version, f, pk) for f, p in enumerate(parts)], ignore_index=True)
-    frame["reopen_ms"] = frame["reopen_nanos"] / 1e6
-    return frame
+    strategy = frame["contender"].isin(list(layout.INDEX_OF))
+    mapped = frame["mapped_bytes_per_doc"].where(~strategy, 0.0)
+    frame["ram_bytes_per_doc"] = frame["heap_bytes_per_doc"] + mapped
+    return frame.drop(columns="path", errors="ignore").reset_index(drop=True)
 
 
 def write(root: Path, version: str, scale: str, pk: dict[str, Any], tables: dict[str, pd.DataFrame],
           jvm: dict[str, Any], started: str) -> Path:
-    """Write the three tables, then the manifest last: a complete manifest means a complete result."""
+    """Write the tables, then the manifest last: a complete manifest means a complete result."""
     out = layout.results_dir(root, version)
     corpora = {c: read_json(layout.corpus_dir(root, c) / "manifest.json") for c in layout.corpora(pk)}
     for name, table in tables.items():
@@ -73,6 +117,7 @@ def write(root: Path, version: str, scale: str, pk: dict[str, Any], tables: dict
         "host": provenance.host(), "git": provenance.git(),
         "corpora": {c: {"sha256": m["sha256"], "docs": m["docs"], "synthetic": m["synthetic"],
                         "recipe": m["recipe"], "parameters": m["parameters"]} for c, m in corpora.items()},
+        "sha256": {f"{name}.parquet": sha256_file(out / f"{name}.parquet") for name in tables},
         "parameters": pk, "started": started, "finished": provenance.now(),
     })
     return out

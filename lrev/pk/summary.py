@@ -1,46 +1,52 @@
 """Tidy summary tables of the `pk` (primary-key lookup) study results.
 
-Reads RESULTS/pk/<version>/{lookups,footprint,reopen}.parquet and
-manifest.json. Only ``phase == "measure"`` samples are analysed: warm-up rounds
-exist to reach a JIT-stable state and would bias every statistic.
+Reads RESULTS/pk/<version>/*.parquet and manifest.json for the configured versions only, after
+checking each table against the sha256 its manifest recorded. Only ``phase == "measure"`` samples
+are analysed: warm-up iterations exist to reach a JIT-stable state and would bias every statistic.
 
-Every table is long-format (one row per estimate) so that seaborn can facet
-it directly and the paper can look values up by key.
+Statistical unit: the fork. Every contender runs alone in one JVM per round; a fork's iterations
+are its samples. Comparisons between contenders, conditions or thread counts pair by round
+(:mod:`lrev.rounds`), and intervals resample forks first, then iterations within a fork.
 
-Statistical unit: within one fork, one (corpus, layout, miss_rate, threads)
-group is a single interleaved run in which every contender ran once per
-round, so contender ratios are paired by (fork, round). Footprints are one
-value per fork, paired by fork. Reopen samples are separate indexing sessions
-per contender and are never paired.
+Every table is long-format (one row per estimate) so that seaborn can facet it directly and the
+paper can look values up by key.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from lrev import stats
+from lrev import rounds, stats
+from lrev.config import version_key
+from lrev.io import read_json, verify
+from lrev.pk import layout
+from lrev.pk.results import TABLES
 
 STUDY = "pk"
 BASELINE = "default"
-AA = "default-aa"
-"""The A/A contender: the default format measured again as a separate reader."""
+AA = layout.AA
+"""The A/A contender: the default format again, in JVMs of its own."""
 
 CONDITION = ("corpus", "layout", "miss_rate", "threads")
 FOOTPRINT_CONDITION = ("corpus", "layout")
-FOOTPRINT_METRICS = ("heap", "disk", "accounted")
+FOOTPRINT_METRICS = ("heap", "mapped", "ram", "disk")
+#: Agreement asked of the harness's ratio to the default with the plain loop's, and of the A/A ratio with 1.
+CROSSCHECK_TOLERANCE = 0.10
+AA_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
 class PkResults:
-    """All `pk` results, measure phase only, concatenated over versions."""
+    """All `pk` results of the configured versions, measure phase only."""
 
     lookups: pd.DataFrame
+    mixed: pd.DataFrame
+    plain: pd.DataFrame
     footprint: pd.DataFrame
     reopen: pd.DataFrame
     manifests: dict[str, dict]
@@ -50,28 +56,23 @@ class PkResults:
         return tuple(self.manifests)
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """Numeric sort key: "10.5.1" sorts after "9.12.3"."""
-    return tuple(int(part) for part in version.split("."))
-
-
-def load(results: str | Path) -> PkResults:
-    """Load every version directory present under ``results/pk``, oldest first."""
+def load(results: str | Path, versions: Sequence[str]) -> PkResults:
+    """Load the given versions' results (oldest first); a missing or altered one is an error naming its file."""
     base = Path(results) / STUDY
-    dirs = sorted((d for d in base.iterdir() if (d / "manifest.json").is_file()), key=lambda d: version_key(d.name))
-    if not dirs:
-        raise FileNotFoundError(f"no {STUDY} results (no */manifest.json) under {base}")
+    ordered = sorted(versions, key=version_key)
+    manifests = {}
+    for version in ordered:
+        path = base / version / "manifest.json"
+        if not path.is_file():
+            raise FileNotFoundError(f"no {STUDY} results for Lucene {version}: {path} is missing")
+        manifests[version] = read_json(path)
+        verify(path, manifests[version]["sha256"])
 
     def read(name: str) -> pd.DataFrame:
-        frame = pd.concat([pd.read_parquet(d / f"{name}.parquet") for d in dirs], ignore_index=True)
+        frame = pd.concat([pd.read_parquet(base / v / f"{name}.parquet") for v in ordered], ignore_index=True)
         return frame[frame["phase"] == "measure"].reset_index(drop=True) if "phase" in frame else frame
 
-    return PkResults(
-        lookups=read("lookups"),
-        footprint=read("footprint"),
-        reopen=read("reopen"),
-        manifests={d.name: json.loads((d / "manifest.json").read_text()) for d in dirs},
-    )
+    return PkResults(**{name: read(name) for name in TABLES}, manifests=manifests)
 
 
 def _estimate_columns(est: stats.Estimate) -> dict[str, float | int]:
@@ -85,52 +86,49 @@ def _ordered(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values("version", key=lambda s: s.map(version_key), kind="stable").reset_index(drop=True)
 
 
+def converged_share(lookups: pd.DataFrame) -> float:
+    """Share of measured samples whose fork's warm-up converged."""
+    return float(lookups["stable"].mean()) if len(lookups) else math.nan
+
+
 def lookups_table(lookups: pd.DataFrame) -> pd.DataFrame:
-    """Mean lookups/s (95% CI over rounds), median, p90, std and stable share per contender × condition."""
+    """Mean lookups/s over forks (95% CI), median and p90 of the samples, and converged share, per
+    contender × condition."""
     rows = []
     keys = ["version", "contender", "family", *CONDITION]
     for key, group in lookups.groupby(keys, sort=True):
-        x = group["lookups_per_s"].to_numpy()
-        sp = stats.spread(x)
-        rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.location(x)),
+        sp = stats.spread(group["lookups_per_s"].to_numpy())
+        rows.append({**dict(zip(keys, key)), **_estimate_columns(rounds.location(group, "lookups_per_s")),
                      "median": sp.median, "p90": sp.p90, "std": sp.std,
                      "stable_fraction": float(group["stable"].mean())})
     return _ordered(pd.DataFrame(rows))
 
 
-def paired_samples(group: pd.DataFrame, a: object, b: object, value: str = "lookups_per_s",
-                   on: Iterable[str] = ("fork", "round"), column: str = "contender") -> tuple[np.ndarray, np.ndarray]:
-    """Aligned samples where ``column`` is ``a`` and ``b`` (contenders by default) from one run, matched on
-    ``on``; unmatched rows drop."""
-    wide = group.pivot_table(index=list(on), columns=column, values=value, aggfunc="first")
-    pairs = wide[[a, b]].dropna()
-    return pairs[a].to_numpy(), pairs[b].to_numpy()
-
-
 def ratio_table(lookups: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame:
-    """Paired lookups/s ratio of every contender vs ``baseline`` per version × condition.
+    """Lookups/s of every contender ÷ ``baseline`` per version × condition, paired by round.
 
-    Includes the A/A contender, whose ratio is the noise floor of that run.
+    Includes the A/A contender, whose ratio is the noise floor of those rounds; ``stable`` is whether
+    both sides' forks all converged.
     """
     rows = []
     for key, group in lookups.groupby(["version", *CONDITION], sort=True):
-        present = set(group["contender"])
-        if baseline not in present:
+        base = group[group["contender"] == baseline]
+        if base.empty:
             continue
-        for contender, fam in group[["contender", "family"]].drop_duplicates().itertuples(index=False):
+        for (contender, fam), mine in group.groupby(["contender", "family"], sort=True):
             if contender == baseline:
                 continue
-            a, b = paired_samples(group, contender, baseline)
             rows.append({**dict(zip(["version", *CONDITION], key)), "contender": contender, "family": fam,
-                         **_estimate_columns(stats.paired_ratio(a, b))})
+                         **_estimate_columns(rounds.ratio(mine, base, "lookups_per_s")),
+                         "stable": bool(mine["stable"].all() and base["stable"].all())})
     return _ordered(pd.DataFrame(rows))
 
 
 def noise_floor(low: float, high: float) -> float:
     """Symmetric A/A noise factor f >= 1: ratios inside [1/f, f] are indistinguishable from noise.
 
-    Taken from the A/A CI's farther bound, so it covers both the sampling
-    noise and any systematic bias between two readers of the same index.
+    Taken from the A/A CI's farther bound, so it covers both the sampling noise and any systematic
+    bias between two JVMs measuring the same index.
     """
     if math.isnan(low) or math.isnan(high):
         return math.nan
@@ -145,42 +143,88 @@ def noise_table(ratios: pd.DataFrame) -> pd.DataFrame:
 
 
 def footprint_table(footprint: pd.DataFrame) -> pd.DataFrame:
-    """Mean heap/disk/accounted bytes per doc (95% CI over forks) per contender × corpus × layout.
-
-    ``accounted`` is dropped where the benchmark reports -1 (unavailable).
-    """
+    """Mean heap/mapped/ram/disk bytes per doc (95% CI over forks) per contender × corpus × layout.
+    Unavailable values (-1 from the engine) are left out."""
     rows = []
     keys = ["version", "contender", "family", *FOOTPRINT_CONDITION]
     for key, group in footprint.groupby(keys, sort=True):
         for metric in FOOTPRINT_METRICS:
-            x = group[f"{metric}_bytes_per_doc"].to_numpy(dtype=float)
-            x = x[x >= 0]
-            if x.size:
-                rows.append({**dict(zip(keys, key)), "metric": metric, **_estimate_columns(stats.location(x))})
+            column = f"{metric}_bytes_per_doc"
+            valid = group[group[column].notna() & (group[column] >= 0)]
+            if len(valid):
+                rows.append({**dict(zip(keys, key)), "metric": metric,
+                             **_estimate_columns(rounds.location(valid, column))})
     return _ordered(pd.DataFrame(rows))
 
 
 def reopen_table(reopen: pd.DataFrame) -> pd.DataFrame:
-    """NRT reopen latency per contender × corpus: median (95% CI), p90 and std, in ms."""
+    """NRT reopen latency per contender × corpus: mean over forks of each fork's median (95% CI), and
+    p90 and std of all reopens, in ms."""
     rows = []
     keys = ["version", "contender", "family", "corpus"]
     for key, group in reopen.groupby(keys, sort=True):
-        x = group["reopen_ms"].to_numpy()
-        sp = stats.spread(x)
-        rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.location(x, statistic="median")),
+        sp = stats.spread(group["reopen_ms"].to_numpy())
+        rows.append({**dict(zip(keys, key)), **_estimate_columns(rounds.location(group, "reopen_ms", "median")),
                      "p90": sp.p90, "std": sp.std})
     return _ordered(pd.DataFrame(rows))
 
 
 def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
-    """Paired lookups/s ratio 2 threads ÷ 1 thread per contender × condition: both thread counts run in
-    the same interleaved rounds, so samples pair by fork and round."""
+    """Lookups/s at 2 threads ÷ 1 thread per contender × condition: both run in the same fork, paired by round."""
     rows = []
     keys = ["version", "contender", "family", "corpus", "layout", "miss_rate"]
     for key, group in lookups.groupby(keys, sort=True):
         if {1, 2} <= set(group["threads"]):
-            two, one = paired_samples(group, 2, 1, column="threads")
-            rows.append({**dict(zip(keys, key)), **_estimate_columns(stats.paired_ratio(two, one))})
+            est = rounds.ratio(group[group["threads"] == 2], group[group["threads"] == 1], "lookups_per_s")
+            rows.append({**dict(zip(keys, key)), **_estimate_columns(est)})
+    return _ordered(pd.DataFrame(rows))
+
+
+def seed_setting(frame: pd.DataFrame) -> pd.DataFrame:
+    return select(frame, **layout.SEED_SETTING)
+
+
+def mixed_table(lookups: pd.DataFrame, mixed: pd.DataFrame) -> pd.DataFrame:
+    """Each contender in the mixed JVM (all contenders interleaved) ÷ the same contender alone in its JVM,
+    seed setting, paired by round."""
+    alone, shared = seed_setting(lookups), seed_setting(mixed)
+    rows = []
+    for (version, contender, fam), mine in shared.groupby(["version", "contender", "family"], sort=True):
+        own = alone[(alone["version"] == version) & (alone["contender"] == contender)]
+        rows.append({"version": version, "contender": contender, "family": fam,
+                     **_estimate_columns(rounds.ratio(mine, own, "lookups_per_s"))})
+    return _ordered(pd.DataFrame(rows))
+
+
+def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame:
+    """The harness against PlainLookupLoop alone in its JVMs, seed setting, for every contender the plain loop
+    runs: each side's ratio to the default (paired by round) and their quotient ``agreement``, with the means
+    of each side. The A/A row's harness ratio is also checked against 1."""
+    alone = seed_setting(lookups)
+    rows = []
+    for version, plain_v in plain.groupby("version", sort=True):
+        harness_v = alone[alone["version"] == version]
+        h_base, p_base = harness_v[harness_v["contender"] == BASELINE], plain_v[plain_v["contender"] == BASELINE]
+        for contender in sorted(set(plain_v["contender"]) - {BASELINE}):
+            h = harness_v[harness_v["contender"] == contender]
+            p = plain_v[plain_v["contender"] == contender]
+            harness, plain_ratio = rounds.ratio(h, h_base, "lookups_per_s"), rounds.ratio(p, p_base, "lookups_per_s")
+            # Per round: (harness c / harness default) / (plain c / plain default), via per-fork means.
+            ha, hb = rounds.paired(h, h_base, "lookups_per_s")
+            pa, pb = rounds.paired(p, p_base, "lookups_per_s")
+            per_round = [np.array([np.mean(x) / np.mean(y)]) for x, y in zip(ha, hb)]
+            plain_round = [np.array([np.mean(x) / np.mean(y)]) for x, y in zip(pa, pb)]
+            agreement = stats.hierarchical_ratio(per_round, plain_round)
+            tolerance = AA_TOLERANCE if contender == AA else CROSSCHECK_TOLERANCE
+            rows.append({"version": version, "contender": contender,
+                         "harness_lookups_per_s": rounds.location(h, "lookups_per_s").value,
+                         "plain_lookups_per_s": rounds.location(p, "lookups_per_s").value,
+                         "harness_ratio": harness.value, "harness_low": harness.low, "harness_high": harness.high,
+                         "plain_ratio": plain_ratio.value, "plain_low": plain_ratio.low,
+                         "plain_high": plain_ratio.high, **_estimate_columns(agreement),
+                         "tolerance": tolerance,
+                         "within": bool(abs(agreement.value - 1) <= CROSSCHECK_TOLERANCE
+                                        and (contender != AA or abs(harness.value - 1) <= AA_TOLERANCE))})
     return _ordered(pd.DataFrame(rows))
 
 

@@ -1,9 +1,10 @@
-"""The `pk` study's fork tasks (run by :mod:`lrev.fork`, one JVM each). Each takes the scale root,
-the Lucene version, the fork number and the study's effective settings, and returns one tidy table.
+"""The `pk` study's fork tasks (run by :mod:`lrev.fork`, one JVM each). Each takes the scale root, the
+Lucene version, the round and the study's effective settings, and returns its tables by name.
 """
 from __future__ import annotations
 
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -11,79 +12,72 @@ import pandas as pd
 
 from lrev.pk import engine, layout
 
-#: A contender's warm-up counts as stable once this many consecutive samples agree within stable_cv.
+#: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv.
 STABLE_WINDOW = 3
 
 
-def _seed(pk: dict[str, Any], fork: int, salt: int) -> int:
-    return int(pk["seed"]) * 1000 + fork * 10 + salt
+def _seed(pk: dict[str, Any], round_: int, name: str) -> int:
+    return int(pk["seed"]) * 1000 + round_ * 100 + zlib.crc32(name.encode()) % 100
 
 
-def _lookup_spec(root: str, version: str, pk: dict[str, Any], cond: dict[str, Any], seed: int) -> engine.LookupSpec:
-    contenders = pk["contenders"][version]
+def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, dict[str, Any], int]],
+          seed: int) -> engine.LookupSpec:
+    """``series``: (contender, condition, threads) triples, run interleaved in one JVM."""
     return engine.LookupSpec(
-        contenders=contenders,
-        index_paths=[str(layout.index_path(Path(root), version, cond["corpus"], c, cond["layout"]))
-                     for c in contenders],
-        keys_tsv=str(layout.keys_file(Path(root), cond["corpus"], cond["miss_rate"])),
-        threads=list(cond["threads"]), batch_size=pk["batch_size"],
-        min_warmup_rounds=pk["min_warmup_rounds"], max_warmup_rounds=pk["max_warmup_rounds"],
-        stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"], measure_rounds=pk["measure_rounds"], seed=seed)
+        contenders=[c for c, _, _ in series],
+        index_paths=[str(layout.index_path(root, version, cond["corpus"], c.removesuffix(layout.AA_SUFFIX),
+                                           cond["layout"])) for c, cond, _ in series],
+        keys_paths=[str(layout.keys_file(root, cond["corpus"], cond["miss_rate"])) for _, cond, _ in series],
+        threads=[t for _, _, t in series],
+        labels=[layout.condition_label(cond) for _, cond, _ in series],
+        batch_size=pk["batch_size"], iteration_millis=pk["iteration_ms"], min_warmup_iterations=pk["min_warmup"],
+        max_warmup_iterations=pk["max_warmup"], stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"],
+        measure_iterations=pk["measure_iterations"], seed=seed)
 
 
-def lookups(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
-    """Every condition, one interleaved run of all contenders at all its thread counts."""
+def measure(root: str, version: str, round: int, contender: str, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """Everything one contender is measured on, alone in this JVM: lookups in every condition (their series
+    interleaved), then NRT reopen and the footprint, which run after the lookups so they cannot disturb them.
+    The A/A contender only looks keys up."""
+    root_ = Path(root)
+    series = [(contender, cond, t) for cond in pk["conditions"] for t in cond["threads"]]
+    out = {"lookups": engine.lookups(_spec(root_, version, pk, series, _seed(pk, round, contender)))}
+    if contender.endswith(layout.AA_SUFFIX):
+        return out
+    if contender not in layout.INDEX_OF:
+        out["reopen"] = _reopen(root_, version, round, contender, pk)
     parts = []
-    for i, cond in enumerate(pk["conditions"]):
-        part = engine.lookups(_lookup_spec(root, version, pk, cond, _seed(pk, fork, i)))
-        part.insert(0, "corpus", cond["corpus"])
-        part.insert(1, "layout", cond["layout"])
-        part.insert(2, "miss_rate", float(cond["miss_rate"]))
+    for corpus, lay in layout.indexed(pk):
+        paths = [str(layout.index_path(root_, version, corpus, c, lay)) for c in (layout.BASELINE, contender)]
+        part = engine.footprint([layout.BASELINE, contender], paths, str(layout.keys_file(root_, corpus, 0.0)))
+        part.insert(0, "corpus", corpus)
+        part.insert(1, "layout", lay)
         parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+    out["footprint"] = pd.concat(parts, ignore_index=True)
+    return out
 
 
-def footprint(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
-    """Disk and heap bytes of every contender's index and of the baseline, per corpus and layout."""
-    contenders = pk["contenders"][version] + [layout.BASELINE]
-    parts = []
-    for corpus in layout.corpora(pk):
-        for lay in sorted({c["layout"] for c in pk["conditions"] if c["corpus"] == corpus}):
-            paths = [str(layout.index_path(Path(root), version, corpus, c, lay)) for c in contenders]
-            part = engine.footprint(contenders, paths, str(layout.keys_file(Path(root), corpus, 0.0)))
-            part.insert(0, "corpus", corpus)
-            part.insert(1, "layout", lay)
-            parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+def mixed(root: str, version: str, round: int, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """The mixed-JVM experiment: every contender of the seed's setting in this one JVM, interleaved, as the
+    harness used to measure them. Compared with each contender alone, it shows what sharing a JVM costs."""
+    cond = layout.seed_condition(pk)
+    series = [(c, cond, layout.SEED_SETTING["threads"]) for c in layout.timed_contenders(pk, version)]
+    return {"lookups": engine.lookups(_spec(Path(root), version, pk, series, _seed(pk, round, "mixed")))}
 
 
-def reopen(root: str, version: str, fork: int, pk: dict[str, Any]) -> pd.DataFrame:
-    """NRT reopen latency of every format contender (strategies over another index are left out)."""
+def _reopen(root: Path, version: str, round_: int, contender: str, pk: dict[str, Any]) -> pd.DataFrame:
     corpus = pk["reopen_corpus"]
-    contenders = [c for c in pk["contenders"][version] if c not in layout.INDEX_OF]
     settings = pk["reopen"]
-    results = layout.results_dir(Path(root), version)
+    results = layout.results_dir(root, version)
     results.mkdir(parents=True, exist_ok=True)
-    # The engine updates copies of the indexes here, never the indexes themselves.
+    # The engine updates a copy of the index here, never the index itself.
     with tempfile.TemporaryDirectory(prefix=".reopen-work-", dir=results) as work:
         spec = engine.ReopenSpec(
-            contenders=contenders,
-            index_paths=[str(layout.index_path(Path(root), version, corpus, c, "multi")) for c in contenders],
-            docs_tsv=str(layout.corpus_dir(Path(root), corpus) / "docs.tsv"), work_dir=work,
+            contenders=[contender], index_paths=[str(layout.index_path(root, version, corpus, contender, "multi"))],
+            docs_tsv=str(layout.corpus_dir(root, corpus) / "docs.tsv"), work_dir=work,
             updates_per_reopen=settings["updates_per_reopen"], reopen_interval_ms=settings["interval_ms"],
             warmup_reopens=settings["warmup_reopens"], rounds=settings["rounds"],
-            reopens_per_round=settings["reopens_per_round"], seed=_seed(pk, fork, 9))
+            reopens_per_round=settings["reopens_per_round"], seed=_seed(pk, round_, "reopen"))
         part = engine.reopen(spec)
     part.insert(0, "corpus", corpus)
     return part
-
-
-def crosscheck(root: str, version: str, fork: int, pk: dict[str, Any], contender: str) -> pd.DataFrame:
-    """The pipeline's lookup run on the seed's setting (all contenders interleaved, A/A included), with two
-    plain-loop passes on ``contender``'s index after every round (the second is compared), in this one JVM."""
-    # The pipeline's own run of the seed's setting, every thread count it interleaves included.
-    cond = next(c for c in pk["conditions"]
-                if all(c[k] == layout.SEED_SETTING[k] for k in ("corpus", "layout", "miss_rate")))
-    spec = _lookup_spec(root, version, {**pk, "measure_rounds": pk["crosscheck_rounds"]}, cond, _seed(pk, fork, 50))
-    index = layout.index_path(Path(root), version, cond["corpus"], contender, cond["layout"])
-    return engine.crosscheck(spec, contender, str(index))

@@ -2,13 +2,13 @@
 import json
 
 from lrev.pk import layout as pk_layout
+from lrev.pk.forks import CODE as PK_FORK_CODE
 from lrev.pk.results import FILES as PK_RESULTS
 
 PK = CFG.study("pk") if "pk" in CFG.studies else None
 PK_CORPORA = pk_layout.corpora(PK) if PK else []
 # The Python each step runs is an input too, so changing it reruns the step.
-PK_RUN_CODE = ["lrev/fork.py", "lrev/bridge.py", "lrev/provenance.py", "lrev/pk/engine.py", "lrev/pk/tasks.py",
-               "lrev/pk/results.py", "lrev/pk/layout.py"]
+PK_RUN_CODE = [*PK_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/pk/results.py"]
 
 
 def pk_results(version):
@@ -25,7 +25,7 @@ rule pk_corpus:
         corpus="seq|uuid",
     # Everything the recipe reads is a param, so a changed value reruns it (Snakemake's params trigger).
     params:
-        docs=PK["docs"],
+        docs=lambda w: pk_layout.corpus_docs(PK, w.corpus),
         seed=PK["seed"],
         body_words=PK["body_words"],
         batch_size=PK["batch_size"],
@@ -41,7 +41,7 @@ rule pk_index:
     input:
         unpack(lambda w: engine_of(w.version)),
         corpus=ROOT / "corpora/pk/{corpus}/manifest.json",
-        code=["lrev/pk/index.py", "lrev/pk/engine.py", "lrev/bridge.py"],
+        code=["lrev/pk/index.py", "lrev/pk/engine.py", "lrev/bridge.py", "lrev/io.py"],
     output:
         ROOT / "indexes/pk/{version}/{corpus}/manifest.json",
     wildcard_constraints:
@@ -49,15 +49,16 @@ rule pk_index:
     params:
         segment_docs=PK["segment_docs"],
         contenders=lambda w: " ".join(PK["contenders"][w.version]),
+        merged=lambda w: "--merged" if pk_layout.merged(PK, w.corpus) else "",
     threads: 1
     shell:
         "{PY} -m lrev.pk.index --version {wildcards.version} --corpus {ROOT}/corpora/pk/{wildcards.corpus}"
         " --out {ROOT}/indexes/pk/{wildcards.version}/{wildcards.corpus}"
-        " --segment-docs {params.segment_docs} --contenders {params.contenders}"
+        " --segment-docs {params.segment_docs} --contenders {params.contenders} {params.merged}"
 
 
 rule pk_run:
-    """One papermill execution per Lucene version; it runs every measurement fork in its own JVM."""
+    """One papermill execution per Lucene version: rounds of forks, each contender alone in its JVM."""
     input:
         notebook="notebooks/pk.ipynb",
         code=PK_RUN_CODE,
@@ -73,19 +74,3 @@ rule pk_run:
         "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
         " -p version {wildcards.version} -p scale {CFG.scale} -p root {ROOT}"
         " -p settings_json {params.settings:q} -p ensure_inputs False"
-
-
-rule pk_crosscheck:
-    """The harness's lookups/s against an independent plain-Java loop on the same index and JVM."""
-    input:
-        results=lambda w: pk_results(w.version),
-        code=["lrev/pk/crosscheck.py", *PK_RUN_CODE],
-    output:
-        json=ROOT / "results/pk/{version}/crosscheck.json",
-        samples=ROOT / "results/pk/{version}/crosscheck.parquet",
-    params:
-        settings=json.dumps(PK, sort_keys=True),
-    threads: workflow.cores
-    shell:
-        "{PY} -m lrev.pk.crosscheck --version {wildcards.version} --root {ROOT} --settings {params.settings:q}"
-        " --out {output.json}"

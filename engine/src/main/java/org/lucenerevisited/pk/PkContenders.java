@@ -43,6 +43,17 @@ public final class PkContenders {
     return out.toArray(new String[0]);
   }
 
+  /**
+   * Prints {@link #available()}, one name per line. This is how the Python registry
+   * ({@code lrev/pk/contenders.yaml}) is generated and checked:
+   * {@code python -m lrev.pk.contenders --update} / {@code --check}.
+   */
+  public static void main(String[] args) {
+    for (String name : available()) {
+      System.out.println(name);
+    }
+  }
+
   /** Throws IllegalArgumentException naming {@code contender} unless it is available. */
   public static void check(String contender) {
     if (!List.of(available()).contains(contender)) {

@@ -6,15 +6,20 @@ import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.nio.file.Paths;
 import org.apache.lucene.util.Accountable;
+import org.lucenerevisited.engine.ResidentBytes;
 import org.lucenerevisited.engine.harness.Table;
 import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
- * Disk and heap cost of each contender's index. heap_bytes is measured, not estimated: used heap
- * after GC with the reader open and the id field warmed by one lookup pass (GlobalPkMap: with its
- * map built), minus used heap after GC before opening. accounted_bytes is what Lucene itself
- * reports (sum of segment readers' ramBytesUsed, plus the map), or -1 where readers do not
- * implement Accountable (Lucene 9+).
+ * Disk and RAM cost of each contender's index, measured with the reader open and the id field
+ * warmed by one pass over the keys (GlobalPkMap: with its map built):
+ * <ul>
+ *   <li>heap_bytes: used heap after GC, minus the same before opening;
+ *   <li>mapped_bytes: resident pages of the index's memory-mapped files in this JVM
+ *       ({@link ResidentBytes}), which is where Lucene 9+ keeps terms indexes and FST50's FST;
+ *   <li>accounted_bytes: what Lucene itself reports (segment readers' ramBytesUsed, plus the
+ *       map), or -1 where readers do not implement Accountable (Lucene 9+).
+ * </ul>
  */
 public final class PkFootprint {
 
@@ -23,7 +28,7 @@ public final class PkFootprint {
 
   private PkFootprint() {}
 
-  /** Columns: contender, path, disk_bytes, heap_bytes, accounted_bytes. */
+  /** Columns: contender, path, disk_bytes, heap_bytes, mapped_bytes, accounted_bytes. */
   public static Table measure(String[] contenders, String[] indexPaths, String keysTsv)
       throws IOException {
     if (contenders.length != indexPaths.length) {
@@ -32,7 +37,8 @@ public final class PkFootprint {
     PkBatches batches = PkBatches.load(Paths.get(keysTsv), 4000);
     int[] scratch = new int[4000];
     Table.Builder table = Table.builder().stringColumn("contender").stringColumn("path")
-        .longColumn("disk_bytes").longColumn("heap_bytes").longColumn("accounted_bytes");
+        .longColumn("disk_bytes").longColumn("heap_bytes").longColumn("mapped_bytes")
+        .longColumn("accounted_bytes");
     for (int i = 0; i < contenders.length; i++) {
       String contender = contenders[i];
       if (!PkContenders.BASELINE.equals(contender)) {
@@ -44,8 +50,9 @@ public final class PkFootprint {
         PkResolver resolver = index.newResolver();
         resolver.resolveAll(batches, scratch);
         long heap = usedHeapAfterGc() - before;
+        long mapped = ResidentBytes.ofFilesUnder(Paths.get(indexPaths[i]));
         table.addRow(contender, indexPaths[i], PkIndexes.diskBytes(Paths.get(indexPaths[i])),
-            heap, accountedBytes(index));
+            heap, mapped, accountedBytes(index));
         Reference.reachabilityFence(resolver);
       }
     }

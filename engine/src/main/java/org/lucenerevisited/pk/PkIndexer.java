@@ -3,8 +3,11 @@ package org.lucenerevisited.pk;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.lucene.codecs.perfield.PerFieldPostingsFormat;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -17,9 +20,10 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * Builds the pk study's indexes from docs.tsv: per contender {@code <outDir>/<contender>/multi}
- * (a segment flushed every segmentDocs docs, merged only as LogDocMergePolicy decides) and
- * {@code <outDir>/<contender>/merged} (a copy of multi force-merged to one segment). Global
- * docID equals the docs.tsv row in both. A {@code baseline} index without the id field is
+ * (a segment flushed every segmentDocs docs, merged as LogDocMergePolicy decides: ten segments of
+ * one level become one of the next, so a large index has segments of unequal, log-spaced sizes)
+ * and, when asked, {@code <outDir>/<contender>/merged} (a copy of multi force-merged to one
+ * segment). Global docID equals the docs.tsv row in both. A {@code baseline} index without the id field is
  * always built too, so the id field's bytes can be found by subtraction.
  */
 public final class PkIndexer {
@@ -33,10 +37,11 @@ public final class PkIndexer {
   /**
    * Builds every index; GlobalPkMap needs no index of its own (it reads {@code default}, which
    * is built when GlobalPkMap is asked for). Existing index directories are replaced. Columns:
-   * contender, layout, path, docs, segments, disk_bytes, postings_format, codec, seconds.
+   * contender, layout, path, docs, segments, segment_docs (sizes, largest first, comma-separated),
+   * disk_bytes, postings_format, codec, seconds.
    */
   public static Table build(String docsTsv, String outDir, String[] contenders, int segmentDocs,
-      Progress progress) throws IOException {
+      boolean merged, Progress progress) throws IOException {
     if (segmentDocs < 2) {
       throw new IllegalArgumentException("segmentDocs must be >= 2, got " + segmentDocs);
     }
@@ -51,6 +56,7 @@ public final class PkIndexer {
     long total = DocsTsv.countRows(docs);
     Table.Builder table = Table.builder().stringColumn("contender").stringColumn("layout")
         .stringColumn("path").longColumn("docs").longColumn("segments")
+        .stringColumn("segment_docs")
         .longColumn("disk_bytes").stringColumn("postings_format").stringColumn("codec")
         .doubleColumn("seconds");
     for (String contender : toBuild) {
@@ -58,17 +64,18 @@ public final class PkIndexer {
       long start = System.nanoTime();
       writeMulti(docs, multi, contender, segmentDocs, total, progress);
       addRow(table, contender, "multi", multi, secondsSince(start));
-
-      Path merged = Paths.get(outDir, contender, "merged");
-      start = System.nanoTime();
-      PkIndexes.copyIndex(multi, merged);
-      try (Directory dir = SHIM.openMMapDirectory(merged);
-          IndexWriter writer = new IndexWriter(dir, appendConfig(contender, segmentDocs))) {
-        writer.forceMerge(1);
-        writer.commit();
+      if (merged) {
+        Path one = Paths.get(outDir, contender, "merged");
+        start = System.nanoTime();
+        PkIndexes.copyIndex(multi, one);
+        try (Directory dir = SHIM.openMMapDirectory(one);
+            IndexWriter writer = new IndexWriter(dir, appendConfig(contender, segmentDocs))) {
+          writer.forceMerge(1);
+          writer.commit();
+        }
+        addRow(table, contender, "merged", one, secondsSince(start));
+        progress.report("merged " + contender, 1, 1);
       }
-      addRow(table, contender, "merged", merged, secondsSince(start));
-      progress.report("merged " + contender, 1, 1);
     }
     return table.build();
   }
@@ -99,6 +106,11 @@ public final class PkIndexer {
     return iwc;
   }
 
+  private static String segmentSizes(List<LuceneShim.Leaf> leaves) {
+    return leaves.stream().map(l -> l.reader().maxDoc()).sorted(Comparator.reverseOrder())
+        .map(String::valueOf).collect(Collectors.joining(","));
+  }
+
   private static double secondsSince(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
   }
@@ -111,7 +123,8 @@ public final class PkIndexer {
       String format = leaves.isEmpty() ? null : SHIM.fieldAttribute(leaves.get(0).reader(),
           PkContenders.ID_FIELD, PerFieldPostingsFormat.PER_FIELD_FORMAT_KEY);
       table.addRow(contender, layout, path.toAbsolutePath().toString(), reader.numDocs(),
-          leaves.size(), PkIndexes.diskBytes(path), format == null ? "none" : format,
+          leaves.size(), segmentSizes(leaves), PkIndexes.diskBytes(path),
+          format == null ? "none" : format,
           PkContenders.codec(contender).getName(), seconds);
     }
   }

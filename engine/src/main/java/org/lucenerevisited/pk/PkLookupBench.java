@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +12,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongSupplier;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
 import org.lucenerevisited.engine.harness.InterleavedRunner;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
@@ -23,80 +25,72 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  * The seed's workload: primary-key lookups in sorted batches (default 4000 keys), resolved
  * segment by segment with seekExact on one reused TermsEnum per segment and thread (see
  * {@link SegmentSeekResolver}); GlobalPkMap resolves each key through its heap map instead.
- * One sample = every thread resolving the whole key set once; ops = keys x threads, time = wall
- * clock. Every contender must first resolve every key correctly, untimed.
+ *
+ * <p>A run measures several series (the conditions of one contender: corpora, key files, thread
+ * counts) in time-based iterations, interleaved by {@link InterleavedRunner}. In an iteration
+ * every thread of a series resolves whole batches, cycling through the key file from where it
+ * stopped, until the iteration's time is up; ops = keys resolved by all threads, time = wall
+ * clock. Each series' contender must first resolve every key of its file correctly, untimed.
  */
 public final class PkLookupBench {
 
   private PkLookupBench() {}
 
-  /**
-   * Runs the spec: every contender at every thread count, interleaved in the same rounds, so that
-   * ratios between thread counts pair by round like those between contenders. Columns: contender,
-   * threads, phase, round, ops, nanos, stable.
-   */
+  /** Columns: contender, series, threads, phase, iteration, ops, nanos, stable. */
   public static Table run(PkLookupSpec spec, Progress progress) throws Exception {
-    return run(spec, progress, InterleavedRunner.RoundHook.NONE);
-  }
-
-  /** As {@link #run(PkLookupSpec, Progress)}, calling {@code afterRound} between rounds. */
-  public static Table run(PkLookupSpec spec, Progress progress,
-      InterleavedRunner.RoundHook afterRound) throws Exception {
-    List<String> names = new ArrayList<>(List.of(spec.contenders));
-    List<String> paths = new ArrayList<>(List.of(spec.indexPaths));
-    if (names.size() != paths.size()) {
-      throw new IllegalArgumentException("contenders and indexPaths differ in length");
+    int n = spec.contenders.length;
+    if (spec.indexPaths.length != n || spec.keysPaths.length != n || spec.threads.length != n
+        || spec.labels.length != n) {
+      throw new IllegalArgumentException("contenders, indexPaths, keysPaths, threads and labels "
+          + "must have one entry per series");
     }
-    if (spec.aaCalibration) {
-      int d = names.indexOf(PkContenders.DEFAULT);
-      if (d < 0) {
-        throw new IllegalArgumentException("aaCalibration needs the 'default' contender");
-      }
-      names.add(PkContenders.DEFAULT + "-aa");
-      paths.add(paths.get(d));
-    }
-    PkBatches batches = PkBatches.load(Paths.get(spec.keysTsv), spec.batchSize);
-    Table.Builder out = Table.builder().stringColumn("contender").longColumn("threads")
-        .stringColumn("phase").longColumn("round").longColumn("ops").longColumn("nanos")
-        .longColumn("stable");
-    List<OpenIndex> open = new ArrayList<>();
+    Map<String, OpenIndex> readers = new LinkedHashMap<>();
+    Map<String, PkBatches> keySets = new HashMap<>();
+    List<LookupContender> series = new ArrayList<>();
+    Map<String, LookupContender> byName = new HashMap<>();
     try {
-      for (int i = 0; i < names.size(); i++) {
-        String contender = baseName(names.get(i));
+      for (int i = 0; i < n; i++) {
+        String name = spec.contenders[i];
+        String contender = baseName(name);
         PkContenders.check(contender);
-        OpenIndex index = OpenIndex.open(names.get(i), contender, Paths.get(paths.get(i)));
-        open.add(index);
+        OpenIndex index = readers.get(name + "\n" + spec.indexPaths[i]);
+        if (index == null) {
+          index = OpenIndex.open(name, contender, Paths.get(spec.indexPaths[i]));
+          readers.put(name + "\n" + spec.indexPaths[i], index);
+        }
+        PkBatches batches = keySets.get(spec.keysPaths[i]);
+        if (batches == null) {
+          batches = PkBatches.load(Paths.get(spec.keysPaths[i]), spec.batchSize);
+          keySets.put(spec.keysPaths[i], batches);
+        }
         index.checkCorrect(batches);
-      }
-      Map<String, LookupContender> contenders = new LinkedHashMap<>();
-      try {
-        for (int threads : spec.threads) {
-          for (OpenIndex index : open) {
-            LookupContender c = new LookupContender(index, batches, threads);
-            contenders.put(c.name(), c);
-          }
-        }
-        InterleavedRunner runner = new InterleavedRunner(spec.minWarmupRounds,
-            spec.maxWarmupRounds, spec.stableWindow, spec.stableCv, spec.measureRounds,
-            spec.seed);
-        Table t = runner.run("lookup threads=" + Arrays.toString(spec.threads),
-            new ArrayList<>(contenders.values()), progress, afterRound);
-        for (int r = 0; r < t.rowCount(); r++) {
-          LookupContender c = contenders.get(t.strings("contender")[r]);
-          out.addRow(c.index.name, (long) c.threads(), t.get("phase", r), t.get("round", r),
-              t.get("ops", r), t.get("nanos", r), t.get("stable", r));
-        }
-      } finally {
-        for (LookupContender c : contenders.values()) {
-          c.close();
+        LookupContender c = new LookupContender(spec.labels[i], index, batches, spec.threads[i]);
+        series.add(c);
+        if (byName.put(c.name(), c) != null) {
+          throw new IllegalArgumentException("series " + c.name() + " is listed twice");
         }
       }
+      InterleavedRunner runner = new InterleavedRunner(spec.iterationMillis * 1_000_000L,
+          spec.minWarmupIterations, spec.maxWarmupIterations, spec.stableWindow, spec.stableCv,
+          spec.measureIterations, spec.seed);
+      Table t = runner.run("lookup", series, progress);
+      Table.Builder out = Table.builder().stringColumn("contender").stringColumn("series")
+          .longColumn("threads").stringColumn("phase").longColumn("iteration").longColumn("ops")
+          .longColumn("nanos").longColumn("stable");
+      for (int r = 0; r < t.rowCount(); r++) {
+        LookupContender c = byName.get(t.strings("contender")[r]);
+        out.addRow(c.index.name, c.label, (long) c.threads(), t.get("phase", r),
+            t.get("iteration", r), t.get("ops", r), t.get("nanos", r), t.get("stable", r));
+      }
+      return out.build();
     } finally {
-      for (OpenIndex index : open) {
+      for (LookupContender c : series) {
+        c.close();
+      }
+      for (OpenIndex index : readers.values()) {
         index.close();
       }
     }
-    return out.build();
   }
 
   /**
@@ -180,38 +174,45 @@ public final class PkLookupBench {
   }
 
   /**
-   * One sample = each of {@code threads} threads resolving every batch once with its own
-   * resolver. One thread runs inline; more run on a fixed pool released by one latch.
+   * One series: {@code threads} threads, each with its own resolver and its own position in the
+   * key batches (spread apart, so threads do not walk the same keys in step). One thread runs
+   * inline; more run on a fixed pool released by one latch.
    */
   private static final class LookupContender implements InterleavedRunner.Contender {
+    private final String label;
     private final OpenIndex index;
     private final PkBatches batches;
     private final PkResolver[] resolvers;
     private final int[][] scratch;
+    private final int[] next;
     private final ExecutorService pool;
-    /** Sum of hits; a volatile write per sample keeps the JIT from discarding the lookups. */
+    /** Sum of hits; a volatile write per iteration keeps the JIT from discarding the lookups. */
     private volatile long sink;
 
-    LookupContender(OpenIndex index, PkBatches batches, int threads) throws IOException {
+    LookupContender(String label, OpenIndex index, PkBatches batches, int threads)
+        throws IOException {
       if (threads < 1) {
         throw new IllegalArgumentException("threads must be >= 1, got " + threads);
       }
+      this.label = label;
       this.index = index;
       this.batches = batches;
       this.resolvers = new PkResolver[threads];
       this.scratch = new int[threads][];
+      this.next = new int[threads];
       int width = batches.keys.length == 0 ? 0 : batches.keys[0].length;
       for (int t = 0; t < threads; t++) {
         resolvers[t] = index.newResolver();
         scratch[t] = new int[width];
+        next[t] = t * batches.keys.length / threads;
       }
       this.pool = threads == 1 ? null : Executors.newFixedThreadPool(threads);
     }
 
-    /** Unique per index and thread count within one run. */
+    /** Unique per series within one run. */
     @Override
     public String name() {
-      return index.name + "@" + resolvers.length + "t";
+      return label + "|" + index.name + "@" + resolvers.length + "t";
     }
 
     int threads() {
@@ -219,26 +220,43 @@ public final class PkLookupBench {
     }
 
     @Override
-    public long runOnce() throws Exception {
+    public long runUntil(long deadline, LongSupplier clock) throws Exception {
       if (pool == null) {
-        sink += resolvers[0].resolveAll(batches, scratch[0]);
-        return batches.size;
+        return lookUntil(0, deadline, clock);
       }
       CountDownLatch go = new CountDownLatch(1);
       List<Future<Long>> done = new ArrayList<>();
       for (int t = 0; t < resolvers.length; t++) {
-        PkResolver resolver = resolvers[t];
-        int[] s = scratch[t];
+        int thread = t;
         done.add(pool.submit(() -> {
           go.await();
-          return resolver.resolveAll(batches, s);
+          return lookUntil(thread, deadline, clock);
         }));
       }
       go.countDown();
+      long ops = 0;
       for (Future<Long> f : done) {
-        sink += f.get();
+        ops += f.get();
       }
-      return (long) batches.size * resolvers.length;
+      return ops;
+    }
+
+    /** The timed loop of one thread: whole batches until the deadline; returns keys resolved. */
+    private long lookUntil(int thread, long deadline, LongSupplier clock) throws IOException {
+      PkResolver resolver = resolvers[thread];
+      int[] out = scratch[thread];
+      BytesRef[][] keys = batches.keys;
+      int b = next[thread];
+      long ops = 0;
+      long hits = 0;
+      do {
+        hits += resolver.resolveCounting(keys[b], out);
+        ops += keys[b].length;
+        b = b + 1 == keys.length ? 0 : b + 1;
+      } while (clock.getAsLong() < deadline);
+      next[thread] = b;
+      sink += hits;
+      return ops;
     }
 
     void close() {

@@ -33,8 +33,10 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  * {@code reopenIntervalMs}, then times {@code openIfChanged} with deletes applied: that call
  * flushes the new docs and resolves every buffered delete term against each segment's id
  * postings, which is where the id field's format matters. Writers sit on NRTCachingDirectory
- * over MMapDirectory, as in the seed, so small flushed segments stay in RAM. Every contender
- * replays the same id sequence; contenders are interleaved in a shuffled order per round.
+ * over MMapDirectory, as in the seed, so small flushed segments stay in RAM, and merge with the
+ * version's defaults (ConcurrentMergeScheduler, as the seed's benchmark did). Every contender
+ * replays the same id sequence. The pipeline passes one contender per JVM; several are
+ * interleaved in a shuffled order per round.
  */
 public final class PkReopenBench {
 
@@ -172,8 +174,13 @@ public final class PkReopenBench {
       this.contender = contender;
       this.path = path;
       this.dir = new NRTCachingDirectory(SHIM.openMMapDirectory(path), 5.0, 60.0);
-      // Same codec and merge settings as the indexer; flushes happen only at reopen.
-      IndexWriterConfig iwc = PkIndexes.writerConfig(contender, Integer.MAX_VALUE);
+      // The version's default merge policy and ConcurrentMergeScheduler, as in the seed: merges
+      // run on their own threads, so a timed reopen includes none, only their CPU contention.
+      // Flushes happen only at reopen.
+      IndexWriterConfig iwc = SHIM.newIndexWriterConfig();
+      iwc.setCodec(PkContenders.codec(contender));
+      iwc.setMaxBufferedDocs(IndexWriterConfig.DISABLE_AUTO_FLUSH);
+      iwc.setRAMBufferSizeMB(256);
       iwc.setOpenMode(IndexWriterConfig.OpenMode.APPEND);
       this.writer = new IndexWriter(dir, iwc);
       this.reader = SHIM.openNrtReader(writer);

@@ -26,11 +26,18 @@ abstract class PkResolver {
   final long resolveAll(PkBatches batches, int[] scratch) throws IOException {
     long hits = 0;
     for (BytesRef[] batch : batches.keys) {
-      resolve(batch, scratch);
-      for (int i = 0; i < batch.length; i++) {
-        if (scratch[i] >= 0) {
-          hits++;
-        }
+      hits += resolveCounting(batch, scratch);
+    }
+    return hits;
+  }
+
+  /** Resolves one batch into {@code scratch}; returns its hits. */
+  final long resolveCounting(BytesRef[] batch, int[] scratch) throws IOException {
+    resolve(batch, scratch);
+    long hits = 0;
+    for (int i = 0; i < batch.length; i++) {
+      if (scratch[i] >= 0) {
+        hits++;
       }
     }
     return hits;

@@ -9,6 +9,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -20,11 +21,12 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 /**
  * An independent cross-check of {@link PkLookupBench}: a plain loop with its own key parsing,
  * batching, seekExact code and timing, sharing nothing with the benchmark but the Lucene shim (API
- * differences only). {@link PkCrossCheck} runs one pass of it between the harness's rounds, in the
- * same JVM: on this kind of VM two JVM starts measured the same loop up to 1.6x apart, and the same
- * JVM drifted by tens of percent within seconds, which would swamp any comparison made apart in time.
+ * differences only). The pipeline runs it alone in its own JVMs, one contender's index per JVM,
+ * in the same rounds as the benchmark's forks, and compares the two ratios to the default.
  *
- * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <seconds> [batchSize]}
+ * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <warmupSeconds> <seconds> [batchSize]};
+ * prints one line {@code lookups=N hits=N seconds=S}: whole passes over the keys for
+ * {@code warmupSeconds}, untimed, then for {@code seconds}, timed as one.
  */
 public final class PlainLookupLoop implements Closeable {
 
@@ -72,16 +74,19 @@ public final class PlainLookupLoop implements Closeable {
   }
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 3) {
-      System.err.println("usage: PlainLookupLoop <indexDir> <keys.tsv> <seconds> [batchSize]");
+    if (args.length < 4) {
+      System.err.println(
+          "usage: PlainLookupLoop <indexDir> <keys.tsv> <warmupSeconds> <seconds> [batchSize]");
       System.exit(2);
     }
-    double seconds = Double.parseDouble(args[2]);
-    int batchSize = args.length > 3 ? Integer.parseInt(args[3]) : 4000;
+    double warmup = Double.parseDouble(args[2]);
+    double seconds = Double.parseDouble(args[3]);
+    int batchSize = args.length > 4 ? Integer.parseInt(args[4]) : 4000;
     try (PlainLookupLoop loop = open(args[0], args[1], batchSize)) {
+      loop.runFor(warmup);
       Result r = loop.runFor(seconds);
-      System.out.printf("lookups/s: %.1f%n", r.lookupsPerSecond());
-      System.out.printf("lookups: %d hits: %d seconds: %.3f%n", r.lookups, r.hits, r.seconds);
+      System.out.printf(Locale.ROOT, "lookups=%d hits=%d seconds=%.6f%n", r.lookups, r.hits,
+          r.seconds);
     }
   }
 

@@ -22,7 +22,7 @@ class GlobalPkMapTest {
 
   private GlobalPkMap mapOf(TestCorpus corpus, String name) throws Exception {
     PkIndexer.build(corpus.docs.toString(), tmp.resolve(name).toString(),
-        new String[] {"default"}, 300, Progress.NONE);
+        new String[] {"default"}, 300, true, Progress.NONE);
     Path path = tmp.resolve(name).resolve("default").resolve("multi");
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(path);
         DirectoryReader reader = DirectoryReader.open(dir)) {
@@ -58,7 +58,7 @@ class GlobalPkMapTest {
   void deletedDocsAreNotMapped() throws Exception {
     TestCorpus corpus = TestCorpus.uuids(tmp.resolve("d"), 500);
     PkIndexer.build(corpus.docs.toString(), tmp.resolve("d-idx").toString(),
-        new String[] {"default"}, 100, Progress.NONE);
+        new String[] {"default"}, 100, true, Progress.NONE);
     Path path = tmp.resolve("d-idx").resolve("default").resolve("multi");
     IndexWriterConfig iwc = PkIndexes.writerConfig("default", 100);
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(path);

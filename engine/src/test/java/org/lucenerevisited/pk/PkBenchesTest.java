@@ -10,8 +10,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.Directory;
@@ -39,7 +41,7 @@ class PkBenchesTest {
     List<String> available = List.of(PkContenders.available());
     inHeapFormat = available.contains("Memory") ? "Memory" : "FST50";
     PkIndexer.build(corpus.docs.toString(), indexes.toString(),
-        new String[] {"default", "BloomFilter", inHeapFormat, "GlobalPkMap"}, 500,
+        new String[] {"default", "BloomFilter", inHeapFormat, "GlobalPkMap"}, 500, true,
         Progress.NONE);
   }
 
@@ -47,56 +49,77 @@ class PkBenchesTest {
     return indexes.resolve(PkContenders.indexOf(contender)).resolve(layout).toString();
   }
 
-  @Test
-  void lookupBenchRunsEveryContenderPerThreadCount() throws Exception {
+  private static PkLookupSpec spec(String[] contenders, String[] layouts, int[] threads) {
     PkLookupSpec spec = new PkLookupSpec();
-    spec.contenders = new String[] {"default", inHeapFormat, "GlobalPkMap"};
-    spec.indexPaths = new String[] {path("default", "multi"), path(inHeapFormat, "multi"),
-        path("GlobalPkMap", "multi")};
-    spec.keysTsv = corpus.keys.toString();
-    spec.threads = new int[] {1, 2};
-    spec.minWarmupRounds = 1;
-    spec.maxWarmupRounds = 3;
-    spec.measureRounds = 2;
-    spec.aaCalibration = true;
+    int n = contenders.length;
+    spec.contenders = contenders;
+    spec.indexPaths = new String[n];
+    spec.keysPaths = new String[n];
+    spec.labels = new String[n];
+    for (int i = 0; i < n; i++) {
+      spec.indexPaths[i] = path(contenders[i].replace("-aa", ""), layouts[i]);
+      spec.keysPaths[i] = corpus.keys.toString();
+      spec.labels[i] = layouts[i];
+    }
+    spec.threads = threads;
+    spec.iterationMillis = 5;
+    spec.minWarmupIterations = 1;
+    spec.maxWarmupIterations = 3;
+    spec.measureIterations = 2;
+    return spec;
+  }
+
+  @Test
+  void lookupBenchRunsEverySeriesInEveryIteration() throws Exception {
+    PkLookupSpec spec = spec(new String[] {inHeapFormat, inHeapFormat, inHeapFormat},
+        new String[] {"multi", "multi", "merged"}, new int[] {1, 2, 1});
     Table t = PkLookupBench.run(spec, Progress.NONE);
 
-    assertEquals(List.of("contender", "threads", "phase", "round", "ops", "nanos", "stable"),
-        List.of(t.columnNames()));
-    assertEquals(Set.of("default", inHeapFormat, "GlobalPkMap", "default-aa"),
-        new HashSet<>(List.of(t.strings("contender"))));
+    assertEquals(List.of("contender", "series", "threads", "phase", "iteration", "ops", "nanos",
+        "stable"), List.of(t.columnNames()));
+    assertEquals(Set.of(inHeapFormat), new HashSet<>(List.of(t.strings("contender"))));
+    Map<String, Set<String>> byIteration = new HashMap<>();
     long keys = Files.readAllLines(corpus.keys).size();
     for (int r = 0; r < t.rowCount(); r++) {
-      assertEquals(keys * t.longs("threads")[r], t.longs("ops")[r]);
-      assertTrue(t.longs("nanos")[r] > 0);
+      // Whole batches (the key file is one batch here), at least one per thread.
+      assertEquals(0, t.longs("ops")[r] % keys);
+      assertTrue(t.longs("ops")[r] >= keys * t.longs("threads")[r]);
+      assertTrue(t.longs("nanos")[r] >= 5_000_000, "an iteration lasts at least its 5 ms");
+      byIteration.computeIfAbsent(t.strings("phase")[r] + t.longs("iteration")[r],
+          k -> new HashSet<>()).add(t.strings("series")[r] + "@" + t.longs("threads")[r]);
     }
-    assertEquals(Set.of(1L, 2L), new HashSet<>(List.of(
-        java.util.Arrays.stream(t.longs("threads")).boxed().toArray(Long[]::new))));
-    // Both thread counts run in the same rounds, so their ratio pairs by round.
-    java.util.Map<String, Set<String>> byRound = new java.util.HashMap<>();
-    for (int r = 0; r < t.rowCount(); r++) {
-      byRound.computeIfAbsent(t.strings("phase")[r] + t.longs("round")[r], k -> new HashSet<>())
-          .add(t.strings("contender")[r] + "@" + t.longs("threads")[r]);
+    for (Set<String> iteration : byIteration.values()) {
+      assertEquals(Set.of("multi@1", "multi@2", "merged@1"), iteration);
     }
-    for (Set<String> round : byRound.values()) {
-      assertEquals(8, round.size(), round.toString());
-    }
-    assertTrue(byRound.containsKey("measure1"), byRound.keySet().toString());
+    assertTrue(byIteration.containsKey("measure1"), byIteration.keySet().toString());
+  }
+
+  @Test
+  void aaIsTheDefaultOnItsOwnReader() throws Exception {
+    Table t = PkLookupBench.run(spec(new String[] {"default-aa"}, new String[] {"multi"},
+        new int[] {1}), Progress.NONE);
+    assertEquals(Set.of("default-aa"), new HashSet<>(List.of(t.strings("contender"))));
   }
 
   @Test
   void lookupBenchRefusesWrongAnswersBeforeTiming() throws Exception {
     Path badKeys = tmp.resolve("bad-keys.tsv");
     Files.writeString(badKeys, "00000005\t6\n", StandardCharsets.UTF_8);
-    PkLookupSpec spec = new PkLookupSpec();
-    spec.contenders = new String[] {"default"};
-    spec.indexPaths = new String[] {path("default", "merged")};
-    spec.keysTsv = badKeys.toString();
+    PkLookupSpec spec = spec(new String[] {"default"}, new String[] {"merged"}, new int[] {1});
+    spec.keysPaths = new String[] {badKeys.toString()};
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> PkLookupBench.run(spec, Progress.NONE));
     assertTrue(e.getMessage().contains("default") && e.getMessage().contains("00000005")
         && e.getMessage().contains("expected 6") && e.getMessage().contains(" 5,"),
         e.getMessage());
+  }
+
+  @Test
+  void lookupBenchNamesAnUnknownContender() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PkLookupBench.run(spec(new String[] {"NoSuchFormat"}, new String[] {"multi"},
+            new int[] {1}), Progress.NONE));
+    assertTrue(e.getMessage().contains("NoSuchFormat"), e.getMessage());
   }
 
   @Test
@@ -114,6 +137,10 @@ class PkBenchesTest {
     }
     assertTrue(disk[0] < disk[1], "baseline < default on disk");
     assertTrue(disk[0] < disk[2], "baseline < " + inHeapFormat + " on disk");
+    long[] mapped = t.longs("mapped_bytes");
+    for (long m : mapped) {
+      assertTrue(m >= 0, "resident mapped bytes are measured on Linux");
+    }
     long[] accounted = t.longs("accounted_bytes");
     if (accounted[1] >= 0) {
       assertTrue(accounted[3] > accounted[1], "GlobalPkMap adds its map to accounted bytes");
@@ -161,70 +188,25 @@ class PkBenchesTest {
   }
 
   @Test
-  void plainLoopPrintsLookupsPerSecond() throws Exception {
+  void plainLoopPrintsItsTimedPassesAndFindsEveryKey() throws Exception {
     PrintStream original = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      PlainLookupLoop.main(new String[] {path("default", "multi"), corpus.keys.toString(), "0.2"});
+      PlainLookupLoop.main(new String[] {path(inHeapFormat, "multi"), corpus.keys.toString(),
+          "0.05", "0.2"});
     } finally {
       System.setOut(original);
     }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    assertTrue(out.startsWith("lookups/s: "), out);
-    long hits = Files.readAllLines(corpus.keys).stream().filter(l -> !l.endsWith("\t-1")).count();
-    assertTrue(out.contains("hits: "), out);
-    long lookups = Long.parseLong(out.replaceAll("(?s).*lookups: (\\d+).*", "$1"));
-    long gotHits = Long.parseLong(out.replaceAll("(?s).*hits: (\\d+).*", "$1"));
-    long keys = Files.readAllLines(corpus.keys).size();
-    assertEquals(hits * (lookups / keys), gotHits);
-  }
-
-  private static PkLookupSpec crossCheckSpec() {
-    PkLookupSpec spec = new PkLookupSpec();
-    spec.contenders = new String[] {"default", inHeapFormat};
-    spec.indexPaths = new String[] {path("default", "multi"), path(inHeapFormat, "multi")};
-    spec.keysTsv = corpus.keys.toString();
-    spec.minWarmupRounds = 1;
-    spec.maxWarmupRounds = 2;
-    spec.measureRounds = 3;
-    return spec;
-  }
-
-  @Test
-  void crossCheckPairsEveryHarnessRoundWithOnePlainPass() throws Exception {
-    Table t = PkCrossCheck.run(crossCheckSpec(), inHeapFormat, path(inHeapFormat, "multi"),
-        Progress.NONE);
-
-    assertEquals(List.of("source", "contender", "threads", "phase", "round", "ops", "nanos"),
-        List.of(t.columnNames()));
-    long keys = Files.readAllLines(corpus.keys).size();
-    Set<String> harnessRounds = new HashSet<>();
-    Set<String> plainRounds = new HashSet<>();
-    Set<String> firstPassRounds = new HashSet<>();
-    for (int r = 0; r < t.rowCount(); r++) {
-      String round = t.strings("phase")[r] + t.longs("round")[r];
-      String source = t.strings("source")[r];
-      if (source.equals("harness")) {
-        harnessRounds.add(round);
-      } else {
-        assertEquals(inHeapFormat, t.strings("contender")[r]);
-        Set<String> seen = source.equals("plain loop") ? plainRounds : firstPassRounds;
-        assertTrue(seen.add(round), "two '" + source + "' rows in " + round);
-      }
-      assertEquals(keys, t.longs("ops")[r]);
-      assertTrue(t.longs("nanos")[r] > 0);
-    }
-    assertEquals(harnessRounds, plainRounds);
-    assertEquals(harnessRounds, firstPassRounds);
-    assertTrue(plainRounds.containsAll(Set.of("measure0", "measure1", "measure2")));
-  }
-
-  @Test
-  void crossCheckRefusesAPlainLoopOnAnIndexWithoutTheKeys() throws Exception {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> PkCrossCheck.run(crossCheckSpec(), "default", path("baseline", "multi"),
-            Progress.NONE));
-    assertTrue(e.getMessage().contains("plain loop found 0 of"), e.getMessage());
+    String out = captured.toString(StandardCharsets.UTF_8).trim();
+    assertTrue(out.matches("lookups=\\d+ hits=\\d+ seconds=[0-9.]+"), out);
+    long lookups = Long.parseLong(out.replaceAll(".*lookups=(\\d+).*", "$1"));
+    long gotHits = Long.parseLong(out.replaceAll(".*hits=(\\d+).*", "$1"));
+    double seconds = Double.parseDouble(out.replaceAll(".*seconds=([0-9.]+).*", "$1"));
+    List<String> keys = Files.readAllLines(corpus.keys);
+    long hits = keys.stream().filter(l -> !l.endsWith("\t-1")).count();
+    assertEquals(0, lookups % keys.size(), "whole passes only");
+    assertEquals(hits * (lookups / keys.size()), gotHits);
+    assertTrue(seconds >= 0.2, out);
   }
 }

@@ -37,7 +37,7 @@ class PkContendersTest {
   private void checkAllContenders(TestCorpus corpus) throws Exception {
     String[] contenders = PkContenders.available();
     Table built = PkIndexer.build(corpus.docs.toString(), tmp.resolve("idx").toString(),
-        contenders, 500, Progress.NONE);
+        contenders, 500, true, Progress.NONE);
     List<String> lines = Files.readAllLines(corpus.keys);
     for (String contender : contenders) {
       for (String layout : List.of("multi", "merged")) {
@@ -70,7 +70,7 @@ class PkContendersTest {
     assertTrue(e.getMessage().contains("'NoSuchFormat'"), e.getMessage());
     assertTrue(e.getMessage().contains("GlobalPkMap"), e.getMessage());
     IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class,
-        () -> PkIndexer.build("unused.tsv", tmp.toString(), new String[] {"Pulsing99"}, 100,
+        () -> PkIndexer.build("unused.tsv", tmp.toString(), new String[] {"Pulsing99"}, 100, true,
             Progress.NONE));
     assertTrue(e2.getMessage().contains("'Pulsing99'"), e2.getMessage());
   }

@@ -21,9 +21,9 @@ class PkIndexerTest {
     TestCorpus corpus = TestCorpus.padded(tmp.resolve("corpus"), 3000);
     String[] contenders = {"default", "GlobalPkMap"};
     Table a = PkIndexer.build(corpus.docs.toString(), tmp.resolve("a").toString(), contenders,
-        400, Progress.NONE);
+        400, true, Progress.NONE);
     Table b = PkIndexer.build(corpus.docs.toString(), tmp.resolve("b").toString(), contenders,
-        400, Progress.NONE);
+        400, true, Progress.NONE);
 
     // default (GlobalPkMap reuses it) and baseline, each in two layouts.
     assertEquals(List.of("default", "default", "baseline", "baseline"),
@@ -57,12 +57,26 @@ class PkIndexerTest {
     TestCorpus corpus = TestCorpus.padded(tmp.resolve("corpus"), 3000);
     // 100-doc flushes: LogDocMergePolicy merges runs of 10 adjacent segments along the way.
     Table t = PkIndexer.build(corpus.docs.toString(), tmp.resolve("idx").toString(),
-        new String[] {"default"}, 100, Progress.NONE);
+        new String[] {"default"}, 100, true, Progress.NONE);
     assertTrue(t.longs("segments")[0] < 30, "expected merges, got " + t.longs("segments")[0]);
     int[] got = PkLookupBench.resolveAll("default", t.strings("path")[0], corpus.keys.toString());
     List<String> lines = java.nio.file.Files.readAllLines(corpus.keys);
     for (int k = 0; k < lines.size(); k++) {
       assertEquals(Integer.parseInt(lines.get(k).split("\t", -1)[1]), got[k]);
     }
+  }
+
+  @Test
+  void withoutMergedOnlyMultiIsBuiltWithLogSpacedSegments() throws Exception {
+    TestCorpus corpus = TestCorpus.padded(tmp.resolve("corpus"), 3000);
+    // 100-doc flushes: ten become one of 1000, so the layout mixes sizes.
+    Table t = PkIndexer.build(corpus.docs.toString(), tmp.resolve("idx").toString(),
+        new String[] {"default"}, 100, false, Progress.NONE);
+    assertEquals(List.of("multi", "multi"), List.of(t.strings("layout")));
+    assertTrue(!java.nio.file.Files.exists(tmp.resolve("idx").resolve("default").resolve("merged")));
+    String[] sizes = t.strings("segment_docs")[0].split(",");
+    assertEquals(t.longs("segments")[0], sizes.length);
+    assertTrue(Integer.parseInt(sizes[0]) >= 1000 && Integer.parseInt(sizes[sizes.length - 1]) <= 100,
+        t.strings("segment_docs")[0]);
   }
 }

@@ -7,118 +7,105 @@ import java.util.Random;
 import java.util.function.LongSupplier;
 
 /**
- * Runs contenders in rounds: every round runs each contender once, in an order shuffled by a
- * seeded Random, so slow drift of the host (thermal, JIT, page cache) hits all contenders alike
- * instead of whichever ran last. Warm-up rounds repeat until every contender's last
- * {@code stableWindow} ns/op samples have a coefficient of variation at most {@code stableCv}
- * (but at least {@code minWarmupRounds}, at most {@code maxWarmupRounds}); then
- * {@code measureRounds} rounds are measured. Every raw sample is kept.
+ * Runs the series of one JVM in time-based iterations, JMH-style: an iteration gives a series
+ * the clock until at least {@code iterationNanos} have passed, and records how many operations it
+ * did. Every iteration runs each series once, in an order shuffled by a seeded Random, so that
+ * drift within the JVM hits all series alike and their ratios pair by iteration.
+ *
+ * <p>A series has converged once its last {@code stableWindow} ns/op samples had a coefficient of
+ * variation at most {@code stableCv}; warm-up iterations repeat until every series has converged
+ * (but at least {@code minWarmup}, at most {@code maxWarmup} iterations), then
+ * {@code measureIterations} are measured. A series that never converged is flagged
+ * {@code stable = 0} on its rows, so that analysis can refuse it.
+ *
+ * <p>The series of one run normally belong to one contender (its conditions, thread counts):
+ * JIT profiles are per call site, so a contender timed after another one's code ran through the
+ * same call sites is measured in a different, polluted JVM. Mixing contenders is kept only for
+ * the experiment that measures that pollution.
  */
 public final class InterleavedRunner {
 
-  /** One measured workload. */
+  /** One measured series. */
   public interface Contender {
     String name();
 
-    /** Runs the workload once and returns the number of operations it did. */
-    long runOnce() throws Exception;
+    /**
+     * Runs the workload, whole units at a time, until {@code clock} reaches {@code deadline}
+     * (at least one unit), and returns the number of operations done.
+     */
+    long runUntil(long deadline, LongSupplier clock) throws Exception;
   }
 
-  /** Called after every round, warm-up and measured, with that round's phase and number. */
-  @FunctionalInterface
-  public interface RoundHook {
-    void afterRound(String phase, int round) throws Exception;
-
-    RoundHook NONE = (phase, round) -> {};
-  }
-
-  private final int minWarmupRounds;
-  private final int maxWarmupRounds;
+  private final long iterationNanos;
+  private final int minWarmup;
+  private final int maxWarmup;
   private final int stableWindow;
   private final double stableCv;
-  private final int measureRounds;
+  private final int measureIterations;
   private final long seed;
   private final LongSupplier clock;
 
-  public InterleavedRunner(
-      int minWarmupRounds,
-      int maxWarmupRounds,
-      int stableWindow,
-      double stableCv,
-      int measureRounds,
-      long seed) {
-    this(minWarmupRounds, maxWarmupRounds, stableWindow, stableCv, measureRounds, seed,
+  public InterleavedRunner(long iterationNanos, int minWarmup, int maxWarmup, int stableWindow,
+      double stableCv, int measureIterations, long seed) {
+    this(iterationNanos, minWarmup, maxWarmup, stableWindow, stableCv, measureIterations, seed,
         System::nanoTime);
   }
 
   /** With an injectable clock, so tests can drive stability deterministically. */
-  InterleavedRunner(
-      int minWarmupRounds,
-      int maxWarmupRounds,
-      int stableWindow,
-      double stableCv,
-      int measureRounds,
-      long seed,
-      LongSupplier clock) {
-    if (stableWindow < 2 || minWarmupRounds < 0 || maxWarmupRounds < minWarmupRounds
-        || measureRounds < 1) {
-      throw new IllegalArgumentException("need stableWindow >= 2, 0 <= minWarmupRounds <= "
-          + "maxWarmupRounds, measureRounds >= 1");
+  InterleavedRunner(long iterationNanos, int minWarmup, int maxWarmup, int stableWindow,
+      double stableCv, int measureIterations, long seed, LongSupplier clock) {
+    if (iterationNanos < 1 || stableWindow < 2 || minWarmup < 0 || maxWarmup < minWarmup
+        || measureIterations < 1) {
+      throw new IllegalArgumentException("need iterationNanos >= 1, stableWindow >= 2, "
+          + "0 <= minWarmup <= maxWarmup, measureIterations >= 1");
     }
-    this.minWarmupRounds = minWarmupRounds;
-    this.maxWarmupRounds = maxWarmupRounds;
+    this.iterationNanos = iterationNanos;
+    this.minWarmup = minWarmup;
+    this.maxWarmup = maxWarmup;
     this.stableWindow = stableWindow;
     this.stableCv = stableCv;
-    this.measureRounds = measureRounds;
+    this.measureIterations = measureIterations;
     this.seed = seed;
     this.clock = clock;
   }
 
   /**
-   * Runs warm-up then measurement. Columns: contender, phase ("warmup"|"measure"), round (from 0
-   * within its phase), ops, nanos, stable (1 if warm-up converged, 0 if it hit the maximum).
+   * Runs warm-up then measurement. Columns: contender, phase ("warmup"|"measure"), iteration
+   * (from 0 within its phase), ops, nanos, stable (1 if that series' warm-up converged, 0 if it
+   * had not by the maximum).
    */
   public Table run(String label, List<? extends Contender> contenders, Progress progress)
       throws Exception {
-    return run(label, contenders, progress, RoundHook.NONE);
-  }
-
-  /**
-   * As {@link #run(String, List, Progress)}, calling {@code afterRound} between rounds, outside
-   * any timed region: a cross-check can time its own code there, in step with the contenders.
-   */
-  public Table run(String label, List<? extends Contender> contenders, Progress progress,
-      RoundHook afterRound) throws Exception {
     Random random = new Random(seed);
     List<Sample> samples = new ArrayList<>();
     List<List<Double>> nsPerOp = new ArrayList<>();
     for (int i = 0; i < contenders.size(); i++) {
       nsPerOp.add(new ArrayList<>());
     }
-    boolean stable = false;
-    int round = 0;
-    while (round < maxWarmupRounds && !(stable && round >= minWarmupRounds)) {
-      runRound("warmup", round, contenders, random, samples, nsPerOp);
-      afterRound.afterRound("warmup", round);
-      round++;
-      stable = allStable(nsPerOp);
-      progress.report(label + " warmup", round, maxWarmupRounds);
+    boolean[] converged = new boolean[contenders.size()];
+    int iteration = 0;
+    while (iteration < maxWarmup && !(all(converged) && iteration >= minWarmup)) {
+      runIteration("warmup", iteration, contenders, random, samples, nsPerOp);
+      iteration++;
+      for (int i = 0; i < converged.length; i++) {
+        converged[i] |= stable(nsPerOp.get(i));
+      }
+      progress.report(label + " warmup", iteration, maxWarmup);
     }
-    boolean converged = stable;
-    for (int r = 0; r < measureRounds; r++) {
-      runRound("measure", r, contenders, random, samples, nsPerOp);
-      afterRound.afterRound("measure", r);
-      progress.report(label + " measure", r + 1, measureRounds);
+    for (int i = 0; i < measureIterations; i++) {
+      runIteration("measure", i, contenders, random, samples, nsPerOp);
+      progress.report(label + " measure", i + 1, measureIterations);
     }
     Table.Builder table = Table.builder().stringColumn("contender").stringColumn("phase")
-        .longColumn("round").longColumn("ops").longColumn("nanos").longColumn("stable");
+        .longColumn("iteration").longColumn("ops").longColumn("nanos").longColumn("stable");
     for (Sample s : samples) {
-      table.addRow(s.contender, s.phase, s.round, s.ops, s.nanos, converged ? 1 : 0);
+      table.addRow(contenders.get(s.series).name(), s.phase, s.iteration, s.ops, s.nanos,
+          converged[s.series] ? 1 : 0);
     }
     return table.build();
   }
 
-  private void runRound(String phase, int round, List<? extends Contender> contenders,
+  private void runIteration(String phase, int iteration, List<? extends Contender> contenders,
       Random random, List<Sample> samples, List<List<Double>> nsPerOp) throws Exception {
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < contenders.size(); i++) {
@@ -128,16 +115,21 @@ public final class InterleavedRunner {
     for (int i : order) {
       Contender c = contenders.get(i);
       long start = clock.getAsLong();
-      long ops = c.runOnce();
+      long ops = c.runUntil(start + iterationNanos, clock);
       long nanos = clock.getAsLong() - start;
-      samples.add(new Sample(c.name(), phase, round, ops, nanos));
+      samples.add(new Sample(i, phase, iteration, ops, nanos));
       nsPerOp.get(i).add(nanos / (double) Math.max(ops, 1));
     }
   }
 
-  private boolean allStable(List<List<Double>> nsPerOp) {
-    for (List<Double> xs : nsPerOp) {
-      if (xs.size() < stableWindow || cv(xs.subList(xs.size() - stableWindow, xs.size())) > stableCv) {
+  private boolean stable(List<Double> xs) {
+    return xs.size() >= stableWindow
+        && cv(xs.subList(xs.size() - stableWindow, xs.size())) <= stableCv;
+  }
+
+  private static boolean all(boolean[] flags) {
+    for (boolean f : flags) {
+      if (!f) {
         return false;
       }
     }
@@ -158,5 +150,5 @@ public final class InterleavedRunner {
     return mean == 0 ? 0 : Math.sqrt(ss / (xs.size() - 1)) / mean;
   }
 
-  private record Sample(String contender, String phase, int round, long ops, long nanos) {}
+  private record Sample(int series, String phase, int iteration, long ops, long nanos) {}
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -23,11 +24,16 @@ class InterleavedRunnerTest {
       this(name, clock, costOfCall, log, new long[1]);
     }
 
+    /** Units of 10 ops each, logged once per iteration, until the fake clock passes the deadline. */
     @Override
-    public long runOnce() {
+    public long runUntil(long deadline, LongSupplier ignored) {
       log.add(name);
-      clock.now += costOfCall.applyAsLong(calls[0]++);
-      return 10;
+      long ops = 0;
+      do {
+        clock.now += costOfCall.applyAsLong(calls[0]++);
+        ops += 10;
+      } while (clock.now < deadline);
+      return ops;
     }
   }
 
@@ -37,7 +43,7 @@ class InterleavedRunnerTest {
     List<String> log = new ArrayList<>();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 100, log),
         new Fake("b", clock, c -> 100, log), new Fake("c", clock, c -> 100, log));
-    Table t = new InterleavedRunner(2, 10, 3, 0.01, 8, 7, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 10, 3, 0.01, 8, 7, () -> clock.now)
         .run("test", fakes, Progress.NONE);
 
     assertEquals(0, log.size() % 3);
@@ -66,7 +72,7 @@ class InterleavedRunnerTest {
     LongUnaryOperator settles = c -> c < 5 ? (c % 2 == 0 ? 100 : 300) : 200;
     List<Fake> fakes = List.of(new Fake("a", clock, settles, log),
         new Fake("b", clock, c -> 200, log));
-    Table t = new InterleavedRunner(2, 50, 3, 0.01, 4, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 4, 1, () -> clock.now)
         .run("test", fakes, Progress.NONE);
     assertEquals(8, warmupRounds(t), "5 noisy rounds + 3 stable ones");
     assertEquals(1, t.longs("stable")[0]);
@@ -77,7 +83,7 @@ class InterleavedRunnerTest {
     FakeClock clock = new FakeClock();
     List<String> log = new ArrayList<>();
     List<Fake> fakes = List.of(new Fake("noisy", clock, c -> c % 2 == 0 ? 100 : 300, log));
-    Table t = new InterleavedRunner(2, 6, 3, 0.01, 4, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 6, 3, 0.01, 4, 1, () -> clock.now)
         .run("test", fakes, Progress.NONE);
     assertEquals(6, warmupRounds(t));
     assertEquals(0, t.longs("stable")[0]);
@@ -87,12 +93,12 @@ class InterleavedRunnerTest {
   void warmupRunsAtLeastMinRounds() throws Exception {
     FakeClock clock = new FakeClock();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 200, new ArrayList<>()));
-    Table t = new InterleavedRunner(5, 50, 3, 0.01, 1, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 5, 50, 3, 0.01, 1, 1, () -> clock.now)
         .run("test", fakes, Progress.NONE);
     assertEquals(5, warmupRounds(t));
   }
 
-  /** Warm-up rounds = warm-up samples / contenders. */
+  /** Warm-up iterations = warm-up samples / contenders. */
   private static long warmupRounds(Table t) {
     long n = 0;
     for (String phase : t.strings("phase")) {
@@ -102,24 +108,43 @@ class InterleavedRunnerTest {
   }
 
   @Test
-  void roundHookRunsAfterEveryRoundOutsideTheTimedRegion() throws Exception {
+  void anIterationLastsAtLeastItsTimeAndCountsEveryUnit() throws Exception {
+    FakeClock clock = new FakeClock();
+    List<Fake> fakes = List.of(new Fake("a", clock, c -> 300, new ArrayList<>()));
+    Table t = new InterleavedRunner(1_000, 0, 0, 3, 0.01, 2, 1, () -> clock.now)
+        .run("test", fakes, Progress.NONE);
+    assertEquals(2, t.rowCount());
+    for (int r = 0; r < t.rowCount(); r++) {
+      assertEquals(1_200, t.longs("nanos")[r], "4 units of 300 ns: the first to pass 1000 ns ends it");
+      assertEquals(40, t.longs("ops")[r]);
+      assertEquals(r, t.longs("iteration")[r]);
+    }
+    assertEquals(0, t.longs("stable")[0], "no warm-up at all cannot have converged");
+  }
+
+  @Test
+  void eachSeriesConvergesOnItsOwnAndAnUnsteadyOneIsFlagged() throws Exception {
     FakeClock clock = new FakeClock();
     List<String> log = new ArrayList<>();
-    List<Fake> fakes = List.of(new Fake("a", clock, c -> 100, log),
-        new Fake("b", clock, c -> 100, log));
-    Table t = new InterleavedRunner(2, 2, 2, 0.5, 3, 7, () -> clock.now)
-        .run("test", fakes, Progress.NONE, (phase, round) -> {
-          log.add(phase + round);
-          clock.now += 1_000_000;
-        });
+    // "early" is steady from the start; "late" settles after 6 calls; "never" keeps bouncing.
+    List<Fake> fakes = List.of(new Fake("early", clock, c -> 200, log),
+        new Fake("late", clock, c -> c < 6 ? (c % 2 == 0 ? 100 : 300) : 200, log),
+        new Fake("never", clock, c -> c % 2 == 0 ? 100 : 300, log));
+    Table t = new InterleavedRunner(1, 2, 12, 3, 0.01, 2, 1, () -> clock.now)
+        .run("test", fakes, Progress.NONE);
+    assertEquals(12, warmupRounds(t), "runs to the maximum while one series never settles");
+    java.util.Map<String, Long> stable = new java.util.HashMap<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      stable.put(t.strings("contender")[r], t.longs("stable")[r]);
+    }
+    assertEquals(java.util.Map.of("early", 1L, "late", 1L, "never", 0L), stable);
 
-    assertEquals(List.of("warmup0", "warmup1", "measure0", "measure1", "measure2"),
-        log.stream().filter(s -> s.length() > 1).toList());
-    for (int r = 0; r < 5; r++) {
-      assertEquals(Set.of("a", "b"), new HashSet<>(log.subList(3 * r, 3 * r + 2)), "round " + r);
-    }
-    for (long nanos : t.longs("nanos")) {
-      assertEquals(100, nanos, "the hook's time leaked into a sample");
-    }
+    // A series that was steady once stays converged: warm-up ends when the last one gets there.
+    clock.now = 0;
+    List<Fake> two = List.of(new Fake("a", clock, c -> c < 3 ? 200 : (c % 2 == 0 ? 100 : 300), log),
+        new Fake("b", clock, c -> c < 5 ? (c % 2 == 0 ? 100 : 300) : 200, log));
+    Table u = new InterleavedRunner(1, 2, 20, 3, 0.01, 1, 1, () -> clock.now)
+        .run("test", two, Progress.NONE);
+    assertEquals(8, warmupRounds(u), "a converged at 3, b at 8");
   }
 }

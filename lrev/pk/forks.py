@@ -1,0 +1,71 @@
+"""The forks of one Lucene version of the `pk` study, as rounds of :class:`lrev.fork.Job`.
+
+Each round runs, in its own shuffled order:
+- ``alone-<contender>``: one JVM per contender (and the A/A contender), which measures only it
+  (``pk.measure``);
+- ``plain-<contender>``: ``PlainLookupLoop`` alone in a plain JVM, on the seed's setting, right before or
+  after ``alone-<contender>`` (a group), since the VM drifts within minutes;
+- ``mixed``: every contender in one JVM, the harness's old mode, kept as the experiment that shows
+  what sharing a JVM does to a contender.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from lrev import engine, fork
+from lrev.config import REPO
+from lrev.io import read_json, sha256_file, verify, write_parquet
+from lrev.pk import layout, plain, results
+
+#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
+CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/pk/engine.py", "lrev/pk/tasks.py", "lrev/pk/plain.py",
+        "lrev/pk/layout.py", "lrev/pk/forks.py")
+
+
+def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:
+    """Every corpus and index this version reads still matches the sha256 its manifest recorded."""
+    for corpus in layout.corpora(pk):
+        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"])
+        manifest = layout.index_dir(root, version, corpus) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"], tree=True)
+
+
+def fingerprint(version: str, pk: dict[str, Any]) -> str:
+    """Settings, engine and fork code: outputs made under another fingerprint are not resumed."""
+    digest = hashlib.sha256(json.dumps(pk, sort_keys=True).encode())
+    for path in (Path(engine.classpath(version)[0]), *(REPO / c for c in CODE)):
+        digest.update(sha256_file(path).encode())
+    return digest.hexdigest()
+
+
+def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
+    payload = {"root": str(root), "version": version, "pk": pk}
+
+    def measure(contender: str) -> fork.Job:
+        return fork.Job(results.ALONE + contender, lambda r, out: fork.run(
+            "pk.measure", version, {**payload, "round": r, "contender": contender}, out), group=contender)
+
+    def plain_loop(contender: str) -> fork.Job:
+        cond = layout.seed_condition(pk)
+        index = layout.index_path(root, version, cond["corpus"], contender.removesuffix(layout.AA_SUFFIX),
+                                  cond["layout"])
+        keys = layout.keys_file(root, cond["corpus"], cond["miss_rate"])
+        return fork.Job(results.PLAIN + contender, lambda r, out: write_parquet(
+            out / "plain.parquet", plain.run(version, index, keys, pk["plain"]["warmup_s"],
+                                             pk["plain"]["measure_s"], pk["batch_size"])), group=contender)
+
+    mixed = fork.Job(results.MIXED, lambda r, out: fork.run("pk.mixed", version, {**payload, "round": r}, out))
+    return ([measure(c) for c in layout.timed_contenders(pk, version)]
+            + [plain_loop(c) for c in layout.plain_contenders(pk, version)] + [mixed])
+
+
+def run(root: Path, version: str, pk: dict[str, Any]) -> Path:
+    """All rounds of this version's forks (resuming a killed run); returns their folder."""
+    verify_inputs(root, version, pk)
+    return fork.run_rounds(jobs(root, version, pk), pk["rounds"], pk["seed"],
+                           layout.results_dir(root, version) / "forks", fingerprint(version, pk),
+                           label=f"pk {version}")

@@ -1,0 +1,50 @@
+"""Pairing by round, the unit of every comparison between forks.
+
+In round r each job got exactly one fork (a JVM), so two sides measured in round r saw the same
+stretch of host drift; their ratio is taken round by round. A side with two forks in one round, or
+two sides measured in different rounds, cannot be paired: that is a bug in the run or its analysis,
+and it raises instead of being averaged away.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lrev import stats
+
+UNIT = "round"
+FORK = "fork"
+
+
+class PairingError(ValueError):
+    """Samples that should pair by round do not."""
+
+
+def by_round(rows: pd.DataFrame, column: str) -> dict[int, np.ndarray]:
+    """One side's samples of ``column``, grouped by round; exactly one fork per round."""
+    forks = rows.groupby(UNIT)[FORK].nunique()
+    if (forks > 1).any():
+        r = int(forks[forks > 1].index[0])
+        names = sorted(rows.loc[rows[UNIT] == r, FORK].unique())
+        raise PairingError(f"round {r} holds {len(names)} forks of one side ({', '.join(names)}); "
+                           f"pairing by round needs exactly one")
+    return {int(r): g[column].to_numpy(dtype=float) for r, g in rows.groupby(UNIT)}
+
+
+def paired(a: pd.DataFrame, b: pd.DataFrame, column: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Both sides' samples, aligned round by round; both must cover the same rounds."""
+    ga, gb = by_round(a, column), by_round(b, column)
+    if set(ga) != set(gb):
+        raise PairingError(f"sides were measured in different rounds: {sorted(ga)} vs {sorted(gb)}")
+    rounds = sorted(ga)
+    return [ga[r] for r in rounds], [gb[r] for r in rounds]
+
+
+def ratio(a: pd.DataFrame, b: pd.DataFrame, column: str, statistic: stats.Statistic = "mean") -> stats.Estimate:
+    """Geometric mean over rounds of stat(a's fork) / stat(b's fork), with a fork-then-sample bootstrap CI."""
+    return stats.hierarchical_ratio(*paired(a, b, column), statistic=statistic)
+
+
+def location(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean") -> stats.Estimate:
+    """Mean over forks of stat(fork), with a fork-then-sample bootstrap CI."""
+    return stats.hierarchical_location(list(by_round(rows, column).values()), statistic=statistic)

@@ -1,0 +1,65 @@
+"""Rounds of forks: every job once per round, groups back to back, resumable, tasks found by convention."""
+from __future__ import annotations
+
+import pytest
+
+from lrev import fork
+
+
+def _jobs(log):
+    def job(name, group=""):
+        return fork.Job(name, lambda r, out: (log.append((r, name)), (out / "done").write_text(name)), group)
+    return [job("alone-a", "a"), job("plain-a", "a"), job("alone-b", "b"), job("plain-b", "b"), job("mixed")]
+
+
+def test_every_round_runs_every_job_once_with_groups_back_to_back():
+    jobs = _jobs([])
+    orders = set()
+    for r in range(8):
+        names = [j.name for j in fork.order(jobs, r, seed=3)]
+        assert sorted(names) == sorted(j.name for j in jobs)
+        for group in ("a", "b"):
+            at = [i for i, n in enumerate(names) if n.endswith(f"-{group}")]
+            assert at[1] - at[0] == 1, names
+        orders.add(tuple(names))
+    assert len(orders) > 2, "the order must change from round to round"
+    assert fork.order(jobs, 5, seed=3) == fork.order(jobs, 5, seed=3)
+
+
+def test_a_killed_run_resumes_and_other_settings_start_over(tmp_path):
+    log: list = []
+    calls = {"n": 0}
+
+    def flaky(r, out):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("killed")
+        log.append((r, "x"))
+        (out / "done").write_text("x")
+
+    jobs = [fork.Job("x", flaky), fork.Job("y", lambda r, out: (log.append((r, "y")), (out / "done").write_text("y")))]
+    with pytest.raises(RuntimeError):
+        fork.run_rounds(jobs, 3, 1, tmp_path / "forks", "settings-1")
+    finished = sorted(p.relative_to(tmp_path / "forks") for p in (tmp_path / "forks").glob("round-*/*"))
+    assert all((tmp_path / "forks" / p / "done").is_file() for p in finished)  # no half-written job folder
+    assert 0 < len(log) < 6
+    fork.run_rounds(jobs, 3, 1, tmp_path / "forks", "settings-1")
+    assert sorted(log) == sorted({(r, n) for r in range(3) for n in "xy"}), "each job once per round, none rerun"
+    fork.run_rounds(jobs, 3, 1, tmp_path / "forks", "settings-2")
+    assert len(log) == 12, "outputs of other settings are discarded and rerun"
+
+
+def test_tasks_are_found_by_convention():
+    from lrev.pk import tasks
+
+    assert fork.task_function("pk.measure") is tasks.measure
+    with pytest.raises(KeyError, match="nosuch"):
+        fork.task_function("pk.nosuch")
+    with pytest.raises(KeyError, match="lrev.zz.tasks"):
+        fork.task_function("zz.measure")
+
+
+def test_job_names_must_be_unique(tmp_path):
+    job = fork.Job("x", lambda r, out: None)
+    with pytest.raises(ValueError, match="unique"):
+        fork.run_rounds([job, job], 1, 1, tmp_path, "s")

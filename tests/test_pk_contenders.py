@@ -1,0 +1,58 @@
+"""The contender registry (lrev/pk/contenders.yaml) and the engines it is generated from."""
+from __future__ import annotations
+
+import pytest
+
+from lrev import config
+from lrev.pk import contenders
+
+VERSIONS = config.load().lucene_versions
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_engine_available_matches_registry(version):
+    """Starts a JVM per version; needs the engines built with PkContenders.main (``./run test`` does).
+    A missing engine or one without that main fails here, it is not skipped."""
+    try:
+        names = contenders.engine_available(version)
+    except (FileNotFoundError, RuntimeError) as exc:
+        pytest.fail(f"cannot ask the Lucene {version} engine for its contenders: {exc}")
+    assert sorted(names) == contenders.available(version), (
+        f"lrev/pk/contenders.yaml is stale for Lucene {version}; "
+        f"regenerate it: python -m lrev.pk.contenders --update {version}")
+
+
+def test_unknown_names_only_the_missing_ones():
+    assert contenders.unknown("9.12.3", ["default", "NoSuchFormat", "FST50"]) == ["NoSuchFormat"]
+
+
+def test_aa_contender_is_not_allowed_in_config():
+    assert contenders.unknown("9.12.3", ["default-aa"]) == ["default-aa"]
+
+
+def test_memory_exists_only_on_old_versions():
+    assert contenders.unknown("9.12.3", ["Memory"]) == ["Memory"]
+    assert contenders.unknown("4.10.4", ["Memory"]) == []
+
+
+def test_missing_version_raises_key_error_naming_it():
+    with pytest.raises(KeyError, match=r"1\.2\.3.*--update 1\.2\.3"):
+        contenders.available("1.2.3")
+
+
+def test_registry_covers_configured_versions_and_contenders():
+    pk = config.load().study("pk")
+    for version in VERSIONS:
+        assert contenders.available(version) == sorted(contenders.available(version))
+    for version in pk["versions"]:
+        assert contenders.unknown(version, pk["contenders"][version]) == []
+
+
+def test_render_round_trips(tmp_path):
+    import yaml
+
+    registry = {"10.0.0": ["b", "A"], "9.1.0": ["default", "true", "x y"]}
+    text = contenders.render(registry)
+    assert text.startswith("#")
+    assert list(yaml.safe_load(text)) == ["9.1.0", "10.0.0"]
+    assert yaml.safe_load(text)["9.1.0"] == ["default", "true", "x y"]
