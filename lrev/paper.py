@@ -122,9 +122,22 @@ def crosscheck_numbers(data: summary.PkResults) -> list[dict[str, Any]]:
     """Harness vs PlainLookupLoop alone, each as a ratio to the default of the same rounds."""
     table = summary.crosscheck_table(data.lookups, data.plain)
     return [{"version": r.version, "contender": r.contender, "harness": rate(r.harness_lookups_per_s),
-             "plain": rate(r.plain_lookups_per_s), "harness_ratio": fmt(r.harness_ratio, 3),
+             "plain": rate(r.plain_lookups_per_s), "harness_range": f"{rate(r.harness_min)}–{rate(r.harness_max)}",
+             "plain_range": f"{rate(r.plain_min)}–{rate(r.plain_max)}", "harness_ratio": fmt(r.harness_ratio, 3),
              "plain_ratio": fmt(r.plain_ratio, 3), "agreement": fmt(r.value, 3),
              "ci": interval(r.low, r.high, 3), "within": r.within} for r in table.itertuples()]
+
+
+def jvm_spread(data: summary.PkResults) -> dict[str, Any] | None:
+    """The widest fastest/slowest ratio between one contender's plain-loop JVMs: the same loop, code, index
+    and flags in every one of them, so the spread is the JVMs' own."""
+    table = summary.crosscheck_table(data.lookups, data.plain)
+    if table.empty:
+        return None
+    spread = table["plain_max"] / table["plain_min"]
+    worst = table.loc[spread.idxmax()]
+    return {"version": worst["version"], "contender": worst["contender"], "low": rate(worst["plain_min"]),
+            "high": rate(worst["plain_max"]), "factor": fmt(float(spread.max()))}
 
 
 def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
@@ -191,6 +204,7 @@ def numbers(results: Path, versions: list[str], figures: Path, claims_file: Path
         "reopen": reopen_numbers(data),
         "crosscheck": crosscheck,
         "crosscheck_within": sum(c["within"] for c in crosscheck),
+        "jvm_spread": jvm_spread(data),
         "mixed": mixed_numbers(data),
         "figures": {name: str((figures / "pk" / f"{name}.png").resolve()) for name in FIGURES},
         "provenance": provenance_rows(data),

@@ -96,7 +96,7 @@ def _legend(fig: plt.Figure, ax: plt.Axes) -> None:
     """One legend for the figure, below the panels, so it never covers data."""
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
-    ncol = min(len(unique), 5)
+    ncol = max(1, min(len(unique), int(fig.get_figwidth() / 1.7)))
     rows = math.ceil(len(unique) / max(ncol, 1))
     bottom = (0.15 + 0.22 * rows) / fig.get_figheight()
     fig.legend(unique.values(), unique.keys(), loc="lower center", ncol=ncol, frameon=False,
@@ -199,7 +199,7 @@ def threads_figure(data: summary.PkResults) -> plt.Figure:
         ax.axhline(2.0, color="0.3", ls="--", lw=0.8, label="linear (2×)")
         ax.axhline(1.0, color="0.6", lw=0.8)
         _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
-        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s, 2 threads ÷ 1 thread")
+        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="2 threads ÷ 1 thread")
     _legend(fig, axes[0][-1])
     return fig
 
@@ -214,8 +214,7 @@ def mixed_figure(data: summary.PkResults) -> plt.Figure:
     ax.axhline(1.0, color="0.4", lw=0.8)
     _ci_points(ax, table, _versions(table), palette)
     _log_y(ax)
-    ax.set(title="same contender: mixed JVM ÷ alone", xlabel="Lucene version",
-           ylabel="lookups/s, mixed ÷ alone")
+    ax.set(title="same contender: mixed JVM ÷ alone", xlabel="Lucene version", ylabel="mixed ÷ alone")
     _legend(fig, ax)
     return fig
 

@@ -199,7 +199,7 @@ def mixed_table(lookups: pd.DataFrame, mixed: pd.DataFrame) -> pd.DataFrame:
 def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame:
     """The harness against PlainLookupLoop alone in its JVMs, seed setting, for every contender the plain loop
     runs: each side's ratio to the default (paired by round) and their quotient ``agreement``, with the means
-    of each side. The A/A row's harness ratio is also checked against 1."""
+    of each side and their slowest and fastest fork. The A/A row's harness ratio is also checked against 1."""
     alone = seed_setting(lookups)
     rows = []
     for version, plain_v in plain.groupby("version", sort=True):
@@ -216,9 +216,14 @@ def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame
             plain_round = [np.array([np.mean(x) / np.mean(y)]) for x, y in zip(pa, pb)]
             agreement = stats.hierarchical_ratio(per_round, plain_round)
             tolerance = AA_TOLERANCE if contender == AA else CROSSCHECK_TOLERANCE
+            h_forks = h.groupby("round")["lookups_per_s"].mean()
+            p_forks = p.groupby("round")["lookups_per_s"].mean()
             rows.append({"version": version, "contender": contender,
                          "harness_lookups_per_s": rounds.location(h, "lookups_per_s").value,
                          "plain_lookups_per_s": rounds.location(p, "lookups_per_s").value,
+                         # JVM to JVM: the slowest and fastest fork of each side.
+                         "harness_min": h_forks.min(), "harness_max": h_forks.max(),
+                         "plain_min": p_forks.min(), "plain_max": p_forks.max(),
                          "harness_ratio": harness.value, "harness_low": harness.low, "harness_high": harness.high,
                          "plain_ratio": plain_ratio.value, "plain_low": plain_ratio.low,
                          "plain_high": plain_ratio.high, **_estimate_columns(agreement),

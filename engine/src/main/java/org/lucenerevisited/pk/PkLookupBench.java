@@ -175,8 +175,9 @@ public final class PkLookupBench {
 
   /**
    * One series: {@code threads} threads, each with its own resolver and its own position in the
-   * key batches (spread apart, so threads do not walk the same keys in step). One thread runs
-   * inline; more run on a fixed pool released by one latch.
+   * key batches (spread apart, so threads do not walk the same keys in step). Every thread count,
+   * one included, runs on a fixed pool of its own released by one latch, so one and two threads
+   * run on the same kind of thread (the caller's is a JNI-attached Python thread).
    */
   private static final class LookupContender implements InterleavedRunner.Contender {
     private final String label;
@@ -206,7 +207,7 @@ public final class PkLookupBench {
         scratch[t] = new int[width];
         next[t] = t * batches.keys.length / threads;
       }
-      this.pool = threads == 1 ? null : Executors.newFixedThreadPool(threads);
+      this.pool = Executors.newFixedThreadPool(threads);
     }
 
     /** Unique per series within one run. */
@@ -221,9 +222,6 @@ public final class PkLookupBench {
 
     @Override
     public long runUntil(long deadline, LongSupplier clock) throws Exception {
-      if (pool == null) {
-        return lookUntil(0, deadline, clock);
-      }
       CountDownLatch go = new CountDownLatch(1);
       List<Future<Long>> done = new ArrayList<>();
       for (int t = 0; t < resolvers.length; t++) {
@@ -260,9 +258,7 @@ public final class PkLookupBench {
     }
 
     void close() {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
+      pool.shutdownNow();
     }
   }
 }
