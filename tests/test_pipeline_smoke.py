@@ -51,6 +51,8 @@ def test_every_version_has_results_with_provenance(smoke_run):
         assert set(plain["contender"]) == contenders - {"GlobalPkMap"}
         footprint = pd.read_parquet(out / "footprint.parquet")
         assert set(footprint["contender"]) == set(pk["contenders"][version])
+        # Heap, disk and RAM are measured on every version (only accounted bytes may be unavailable).
+        assert footprint[["heap_bytes_per_doc", "disk_bytes_per_doc", "ram_bytes_per_doc"]].notna().all().all()
         reopen = pd.read_parquet(out / "reopen.parquet")
         assert (reopen["reopen_ms"] > 0).all()
         assert set(reopen["contender"]) == set(pk["contenders"][version]) - {"GlobalPkMap"}

@@ -144,13 +144,13 @@ def noise_table(ratios: pd.DataFrame) -> pd.DataFrame:
 
 def footprint_table(footprint: pd.DataFrame) -> pd.DataFrame:
     """Mean heap/mapped/ram/disk bytes per doc (95% CI over forks) per contender × corpus × layout.
-    Unavailable values (-1 from the engine) are left out."""
+    Unavailable values (NaN) are left out."""
     rows = []
     keys = ["version", "contender", "family", *FOOTPRINT_CONDITION]
     for key, group in footprint.groupby(keys, sort=True):
         for metric in FOOTPRINT_METRICS:
             column = f"{metric}_bytes_per_doc"
-            valid = group[group[column].notna() & (group[column] >= 0)]
+            valid = group[group[column].notna()]
             if len(valid):
                 rows.append({**dict(zip(keys, key)), "metric": metric,
                              **_estimate_columns(rounds.location(valid, column))})
