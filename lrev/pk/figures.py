@@ -172,7 +172,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
 
 
 def reopen_figure(data: summary.PkResults) -> plt.Figure:
-    """Distribution of NRT reopen latency per family and version (box: quartiles; whiskers 1.5 IQR)."""
+    """Distribution of NRT reopen latency per family and version (box: quartiles; whiskers 1.5 IQR; log axis)."""
     reopen = _no_aa(data.reopen)
     corpora = sorted(reopen["corpus"].unique())
     palette = _palette(reopen["family"])
@@ -182,6 +182,8 @@ def reopen_figure(data: summary.PkResults) -> plt.Figure:
         sns.boxplot(data=reopen[reopen["corpus"] == corpus], x="version", y="reopen_ms", hue="family",
                     order=_versions(reopen), hue_order=hue_order, palette=palette, fliersize=1.5, linewidth=0.7,
                     ax=ax)
+        # Log scale: a reopen that waits on I/O or a merge takes tens of times the median.
+        _log_y(ax)
         ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="NRT reopen latency (ms)")
         ax.get_legend().remove()
     _legend(fig, axes[0][-1])
