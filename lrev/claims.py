@@ -247,9 +247,18 @@ class _Judge:
 
     def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict,
               statistic: str | None) -> stats.Estimate:
-        """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round."""
+        """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round. A fork whose value is not
+        positive (bytes attributed by a difference can be noise around zero) has no ratio: the estimate is
+        undefined, so the part is inconclusive."""
         ra, rb = self.samples(quantity, a, where_a), self.samples(quantity, b, where_b)
-        return rounds.ratio(ra, rb, quantity.column, statistic or "mean")
+        try:
+            return rounds.ratio(ra, rb, quantity.column, statistic or "mean")
+        except rounds.PairingError:
+            raise
+        except ValueError as exc:
+            if "non-positive" not in str(exc):
+                raise
+            return stats.Estimate(math.nan, math.nan, math.nan, len(set(ra[rounds.UNIT])))
 
     def converged(self, quantity: Quantity, *sides: tuple[str, dict]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w)["stable"].all() for c, w in sides)

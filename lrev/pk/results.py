@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from lrev import fork, provenance
@@ -95,16 +96,12 @@ def footprint(frame: pd.DataFrame, pk: dict[str, Any]) -> pd.DataFrame:
         baseline = base[col].reindex(pd.MultiIndex.from_frame(frame[keys])).to_numpy()
         raw = frame[col].to_numpy()
         frame[f"{kind}_bytes_total"] = raw
-        if kind in UNAVAILABLE_AS_MINUS_ONE:
-            # -1: the engine could not measure it here (no accounting API, no smaps); keep it unavailable.
-            frame[col] = [r - b if r >= 0 and b >= 0 else -1 for r, b in zip(raw, baseline)]
-            frame[f"{kind}_bytes_per_doc"] = [v / d if v >= 0 else float("nan")
-                                              for v, d in zip(frame[col], frame["docs"])]
-        else:
-            # A heap difference of a format that keeps almost nothing in heap can come out slightly
-            # negative: that is measurement noise around zero, and it is averaged, not dropped.
-            frame[col] = raw - baseline
-            frame[f"{kind}_bytes_per_doc"] = frame[col] / frame["docs"]
+        available = (raw >= 0) & (baseline >= 0) if kind in UNAVAILABLE_AS_MINUS_ONE else True
+        # -1 from the engine: it could not measure this here (no accounting API, no smaps), so NaN.
+        # A difference may come out slightly negative where the id field adds almost nothing (FST50's
+        # heap on 9+): that is noise around zero, averaged rather than dropped.
+        frame[col] = np.where(available, raw - baseline, np.nan)
+        frame[f"{kind}_bytes_per_doc"] = frame[col] / frame["docs"]
     strategy = frame["contender"].isin(list(layout.INDEX_OF))
     mapped = frame["mapped_bytes_per_doc"].where(~strategy, 0.0)
     frame["ram_bytes_per_doc"] = frame["heap_bytes_per_doc"] + mapped
