@@ -21,7 +21,7 @@ from lrev.io import atomic_path, read_json, write_json
 from lrev.pk import layout, summary
 from lrev.pk.figures import FIGURES
 from lrev.pk.layout import SEED_SETTING
-from lrev.pk.tasks import STABLE_WINDOW
+from lrev.pk.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
 
 SOURCE = REPO / "paper" / "lucene-revisited.typ"
 
@@ -187,6 +187,8 @@ def numbers(results: Path, versions: list[str], figures: Path, claims_file: Path
                  "measure_iterations": p["measure_iterations"], "max_warmup": p["max_warmup"],
                  "batch_size": f"{p['batch_size']:,}", "keys": f"{p['batch_size'] * p['key_batches']:,}",
                  "converged_share": f"{summary.converged_share(data.lookups) * 100:.1f}%",
+                 "jit_share": f"{summary.jit_share(data.lookups) * 100:.2f}%",
+                 "jit_quiet_share": f"{JIT_QUIET_SHARE * 100:.0f}%",
                  "stable_window": STABLE_WINDOW, "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
                  "segments": segment_layout(results, first),
                  "paper_docs": f"{config.load({'scale': 'paper'}).study('pk')['docs'] / 1e6:.1f} M",

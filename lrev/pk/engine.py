@@ -40,6 +40,7 @@ class LookupSpec:
     max_warmup_iterations: int
     stable_window: int
     stable_cv: float
+    jit_quiet_share: float
     measure_iterations: int
     seed: int
 

@@ -13,7 +13,7 @@ import pandas as pd
 from lrev import bridge
 
 MAIN = "org.lucenerevisited.pk.PlainLookupLoop"
-_LINE = re.compile(r"^lookups=(\d+) hits=(\d+) seconds=([0-9.]+)$", re.M)
+_LINE = re.compile(r"^lookups=(\d+) hits=(\d+) seconds=([0-9.]+) warmup_seconds=([0-9.]+) jit_ms=(\d+)$", re.M)
 
 
 def expected_hits(keys_tsv: Path) -> tuple[int, int]:
@@ -23,7 +23,8 @@ def expected_hits(keys_tsv: Path) -> tuple[int, int]:
 
 
 def run(version: str, index: Path, keys_tsv: Path, warmup_s: float, measure_s: float, batch_size: int) -> pd.DataFrame:
-    """One timed run of the plain loop; its hits are checked against the keys file before it counts."""
+    """One timed run of the plain loop (warm-up until the JIT settles, at least ``warmup_s``); its hits are
+    checked against the keys file before it counts."""
     cmd = bridge.java_command(version, MAIN, [str(index), str(keys_tsv), str(warmup_s), str(measure_s),
                                               str(batch_size)])
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -35,4 +36,5 @@ def run(version: str, index: Path, keys_tsv: Path, warmup_s: float, measure_s: f
     if lookups % keys or hits != found * (lookups // keys):
         raise RuntimeError(f"{MAIN} on {index}: {hits} hits in {lookups} lookups, expected {found} per "
                            f"pass of {keys} keys")
-    return pd.DataFrame({"ops": [lookups], "hits": [hits], "nanos": [round(seconds * 1e9)]})
+    return pd.DataFrame({"ops": [lookups], "hits": [hits], "nanos": [round(seconds * 1e9)],
+                         "warmup_s": [float(match[4])], "jit_ms": [int(match[5])]})

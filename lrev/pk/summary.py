@@ -91,6 +91,11 @@ def converged_share(lookups: pd.DataFrame) -> float:
     return float(lookups["stable"].mean()) if len(lookups) else math.nan
 
 
+def jit_share(lookups: pd.DataFrame) -> float:
+    """Share of the measured samples' time during which the JIT compilers worked (summed over compiler threads)."""
+    return float(lookups["jit_ms"].sum() * 1e6 / lookups["nanos"].sum()) if len(lookups) else math.nan
+
+
 def lookups_table(lookups: pd.DataFrame) -> pd.DataFrame:
     """Mean lookups/s over forks (95% CI), median and p90 of the samples, and converged share, per
     contender × condition."""

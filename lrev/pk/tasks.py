@@ -12,8 +12,11 @@ import pandas as pd
 
 from lrev.pk import engine, layout
 
-#: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv.
+#: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv ...
 STABLE_WINDOW = 3
+#: ... and the JIT compilers worked for at most this share of their time: tiered compilation can hold a
+#: workload on C1's profiling code for seconds, a plateau as flat as the steady state and slower.
+JIT_QUIET_SHARE = 0.02
 
 
 def _seed(pk: dict[str, Any], round_: int, name: str) -> int:
@@ -32,16 +35,28 @@ def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, 
         labels=[layout.condition_label(cond) for _, cond, _ in series],
         batch_size=pk["batch_size"], iteration_millis=pk["iteration_ms"], min_warmup_iterations=pk["min_warmup"],
         max_warmup_iterations=pk["max_warmup"], stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"],
+        jit_quiet_share=JIT_QUIET_SHARE,
         measure_iterations=pk["measure_iterations"], seed=seed)
 
 
 def measure(root: str, version: str, round: int, contender: str, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
-    """Everything one contender is measured on, alone in this JVM: lookups in every condition (their series
-    interleaved), then NRT reopen and the footprint, which run after the lookups so they cannot disturb them.
-    The A/A contender only looks keys up."""
+    """Everything one contender is measured on, alone in this JVM: lookups in the seed's setting, then in the
+    other conditions (their series interleaved), then NRT reopen and the footprint, which run after the
+    lookups so they cannot disturb them. The A/A contender only looks keys up.
+
+    The seed's setting comes first, warmed up and measured on its own: when it is timed, the JVM has run
+    nothing but that workload, the same history as the stand-alone loop it is cross-checked against. The
+    other conditions share the JVM afterwards; their profiles then include the seed's setting."""
     root_ = Path(root)
-    series = [(contender, cond, t) for cond in pk["conditions"] for t in cond["threads"]]
-    out = {"lookups": engine.lookups(_spec(root_, version, pk, series, _seed(pk, round, contender)))}
+    seed_cond = layout.seed_condition(pk)
+    seed_series = (contender, seed_cond, layout.SEED_SETTING["threads"])
+    rest = [(contender, cond, t) for cond in pk["conditions"] for t in cond["threads"]
+            if (contender, cond, t) != seed_series]
+    seed = _seed(pk, round, contender)
+    lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed))]
+    if rest:
+        lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))
+    out = {"lookups": pd.concat(lookups, ignore_index=True)}
     if contender.endswith(layout.AA_SUFFIX):
         return out
     if contender not in layout.INDEX_OF:

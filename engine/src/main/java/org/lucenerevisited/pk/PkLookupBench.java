@@ -36,7 +36,7 @@ public final class PkLookupBench {
 
   private PkLookupBench() {}
 
-  /** Columns: contender, series, threads, phase, iteration, ops, nanos, stable. */
+  /** Columns: contender, series, threads, phase, iteration, ops, nanos, jit_ms, stable. */
   public static Table run(PkLookupSpec spec, Progress progress) throws Exception {
     int n = spec.contenders.length;
     if (spec.indexPaths.length != n || spec.keysPaths.length != n || spec.threads.length != n
@@ -72,15 +72,16 @@ public final class PkLookupBench {
       }
       InterleavedRunner runner = new InterleavedRunner(spec.iterationMillis * 1_000_000L,
           spec.minWarmupIterations, spec.maxWarmupIterations, spec.stableWindow, spec.stableCv,
-          spec.measureIterations, spec.seed);
+          spec.jitQuietShare, spec.measureIterations, spec.seed);
       Table t = runner.run("lookup", series, progress);
       Table.Builder out = Table.builder().stringColumn("contender").stringColumn("series")
           .longColumn("threads").stringColumn("phase").longColumn("iteration").longColumn("ops")
-          .longColumn("nanos").longColumn("stable");
+          .longColumn("nanos").longColumn("jit_ms").longColumn("stable");
       for (int r = 0; r < t.rowCount(); r++) {
         LookupContender c = byName.get(t.strings("contender")[r]);
         out.addRow(c.index.name, c.label, (long) c.threads(), t.get("phase", r),
-            t.get("iteration", r), t.get("ops", r), t.get("nanos", r), t.get("stable", r));
+            t.get("iteration", r), t.get("ops", r), t.get("nanos", r), t.get("jit_ms", r),
+            t.get("stable", r));
       }
       return out.build();
     } finally {

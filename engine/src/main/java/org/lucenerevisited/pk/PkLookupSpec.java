@@ -23,6 +23,8 @@ public final class PkLookupSpec {
   public int maxWarmupIterations = 30;
   public int stableWindow = 3;
   public double stableCv = 0.05;
+  /** Share of a warm-up window's time the JIT may have compiled for the window to count as steady. */
+  public double jitQuietShare = 0.02;
   public int measureIterations = 10;
   public long seed = 42;
 }

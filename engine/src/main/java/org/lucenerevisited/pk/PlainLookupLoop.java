@@ -3,6 +3,8 @@ package org.lucenerevisited.pk;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -25,12 +27,18 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  * in the same rounds as the benchmark's forks, and compares the two ratios to the default.
  *
  * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <warmupSeconds> <seconds> [batchSize]};
- * prints one line {@code lookups=N hits=N seconds=S}: whole passes over the keys for
- * {@code warmupSeconds}, untimed, then for {@code seconds}, timed as one.
+ * prints one line {@code lookups=N hits=N seconds=S warmup_seconds=W jit_ms=J}. Warm-up runs whole
+ * passes over the keys, untimed, for at least {@code warmupSeconds} and then on in half-second
+ * steps until the JIT compilers were busy for at most 2% of one (at most 4 x
+ * {@code warmupSeconds} in all): C2 can keep a loop on profiling code for seconds after the first
+ * second. Then whole passes for {@code seconds}, timed as one; J is the JIT's time during them.
  */
 public final class PlainLookupLoop implements Closeable {
 
   private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+  private static final double QUIET_STEP_SECONDS = 0.5;
+  private static final double QUIET_JIT_SHARE = 0.02;
 
   private final List<BytesRef[]> batches;
   private final Directory dir;
@@ -83,11 +91,26 @@ public final class PlainLookupLoop implements Closeable {
     double seconds = Double.parseDouble(args[3]);
     int batchSize = args.length > 4 ? Integer.parseInt(args[4]) : 4000;
     try (PlainLookupLoop loop = open(args[0], args[1], batchSize)) {
-      loop.runFor(warmup);
+      double warmed = loop.warmUp(warmup);
+      long jitBefore = JIT.getTotalCompilationTime();
       Result r = loop.runFor(seconds);
-      System.out.printf(Locale.ROOT, "lookups=%d hits=%d seconds=%.6f%n", r.lookups, r.hits,
-          r.seconds);
+      System.out.printf(Locale.ROOT, "lookups=%d hits=%d seconds=%.6f warmup_seconds=%.3f jit_ms=%d%n",
+          r.lookups, r.hits, r.seconds, warmed, JIT.getTotalCompilationTime() - jitBefore);
     }
+  }
+
+  /** Untimed passes until the JIT has settled (see the class doc); returns the seconds spent. */
+  public double warmUp(double minSeconds) throws IOException {
+    long start = System.nanoTime();
+    runFor(minSeconds);
+    while ((System.nanoTime() - start) / 1e9 < 4 * minSeconds) {
+      long jitBefore = JIT.getTotalCompilationTime();
+      Result step = runFor(QUIET_STEP_SECONDS);
+      if (JIT.getTotalCompilationTime() - jitBefore <= QUIET_JIT_SHARE * step.seconds * 1000) {
+        break;
+      }
+    }
+    return (System.nanoTime() - start) / 1e9;
   }
 
   /** What one run did. */

@@ -76,7 +76,7 @@ class PkBenchesTest {
     Table t = PkLookupBench.run(spec, Progress.NONE);
 
     assertEquals(List.of("contender", "series", "threads", "phase", "iteration", "ops", "nanos",
-        "stable"), List.of(t.columnNames()));
+        "jit_ms", "stable"), List.of(t.columnNames()));
     assertEquals(Set.of(inHeapFormat), new HashSet<>(List.of(t.strings("contender"))));
     Map<String, Set<String>> byIteration = new HashMap<>();
     long keys = Files.readAllLines(corpus.keys).size();
@@ -199,7 +199,8 @@ class PkBenchesTest {
       System.setOut(original);
     }
     String out = captured.toString(StandardCharsets.UTF_8).trim();
-    assertTrue(out.matches("lookups=\\d+ hits=\\d+ seconds=[0-9.]+"), out);
+    assertTrue(out.matches(
+        "lookups=\\d+ hits=\\d+ seconds=[0-9.]+ warmup_seconds=[0-9.]+ jit_ms=\\d+"), out);
     long lookups = Long.parseLong(out.replaceAll(".*lookups=(\\d+).*", "$1"));
     long gotHits = Long.parseLong(out.replaceAll(".*hits=(\\d+).*", "$1"));
     double seconds = Double.parseDouble(out.replaceAll(".*seconds=([0-9.]+).*", "$1"));
@@ -208,5 +209,7 @@ class PkBenchesTest {
     assertEquals(0, lookups % keys.size(), "whole passes only");
     assertEquals(hits * (lookups / keys.size()), gotHits);
     assertTrue(seconds >= 0.2, out);
+    double warmup = Double.parseDouble(out.replaceAll(".*warmup_seconds=([0-9.]+).*", "$1"));
+    assertTrue(warmup >= 0.05 && warmup < 0.05 * 4 + 2, "warm-up within its bounds: " + out);
   }
 }

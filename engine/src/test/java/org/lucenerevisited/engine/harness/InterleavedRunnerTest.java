@@ -43,7 +43,7 @@ class InterleavedRunnerTest {
     List<String> log = new ArrayList<>();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 100, log),
         new Fake("b", clock, c -> 100, log), new Fake("c", clock, c -> 100, log));
-    Table t = new InterleavedRunner(1, 2, 10, 3, 0.01, 8, 7, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 10, 3, 0.01, 0.02, 8, 7, () -> clock.now, () -> 0)
         .run("test", fakes, Progress.NONE);
 
     assertEquals(0, log.size() % 3);
@@ -72,10 +72,59 @@ class InterleavedRunnerTest {
     LongUnaryOperator settles = c -> c < 5 ? (c % 2 == 0 ? 100 : 300) : 200;
     List<Fake> fakes = List.of(new Fake("a", clock, settles, log),
         new Fake("b", clock, c -> 200, log));
-    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 4, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 4, 1, () -> clock.now, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(8, warmupRounds(t), "5 noisy rounds + 3 stable ones");
     assertEquals(1, t.longs("stable")[0]);
+  }
+
+  @Test
+  void aFlatSeriesIsNotSteadyWhileTheJitIsStillCompiling() throws Exception {
+    FakeClock clock = new FakeClock();
+    long[] jit = {0};
+    // Perfectly flat rates throughout, but the JIT works 10 ms in each of the first 6 iterations
+    // (each lasts 1 ms of fake time): a profiling plateau, not a steady state.
+    InterleavedRunner.Contender flat = new InterleavedRunner.Contender() {
+      int calls;
+
+      @Override
+      public String name() {
+        return "flat";
+      }
+
+      @Override
+      public long runUntil(long deadline, LongSupplier ignored) {
+        clock.now += 1_000_000;
+        jit[0] += calls++ < 6 ? 10 : 0;
+        return 10;
+      }
+    };
+    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0])
+        .run("test", List.of(flat), Progress.NONE);
+    assertEquals(9, warmupRounds(t), "6 compiling iterations, then 3 quiet ones");
+    assertEquals(1, t.longs("stable")[0]);
+    assertEquals(10, t.longs("jit_ms")[0]);
+    assertEquals(0, t.longs("jit_ms")[t.rowCount() - 1]);
+
+    clock.now = 0;
+    jit[0] = 0;
+    InterleavedRunner.Contender busy = new InterleavedRunner.Contender() {
+      @Override
+      public String name() {
+        return "busy";
+      }
+
+      @Override
+      public long runUntil(long deadline, LongSupplier ignored) {
+        clock.now += 1_000_000;
+        jit[0] += 1;
+        return 10;
+      }
+    };
+    Table u = new InterleavedRunner(1, 2, 7, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0])
+        .run("test", List.of(busy), Progress.NONE);
+    assertEquals(7, warmupRounds(u));
+    assertEquals(0, u.longs("stable")[0], "a JIT busy all along never lets warm-up converge");
   }
 
   @Test
@@ -83,7 +132,7 @@ class InterleavedRunnerTest {
     FakeClock clock = new FakeClock();
     List<String> log = new ArrayList<>();
     List<Fake> fakes = List.of(new Fake("noisy", clock, c -> c % 2 == 0 ? 100 : 300, log));
-    Table t = new InterleavedRunner(1, 2, 6, 3, 0.01, 4, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 6, 3, 0.01, 0.02, 4, 1, () -> clock.now, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(6, warmupRounds(t));
     assertEquals(0, t.longs("stable")[0]);
@@ -93,7 +142,7 @@ class InterleavedRunnerTest {
   void warmupRunsAtLeastMinRounds() throws Exception {
     FakeClock clock = new FakeClock();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 200, new ArrayList<>()));
-    Table t = new InterleavedRunner(1, 5, 50, 3, 0.01, 1, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 5, 50, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(5, warmupRounds(t));
   }
@@ -111,7 +160,7 @@ class InterleavedRunnerTest {
   void anIterationLastsAtLeastItsTimeAndCountsEveryUnit() throws Exception {
     FakeClock clock = new FakeClock();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 300, new ArrayList<>()));
-    Table t = new InterleavedRunner(1_000, 0, 0, 3, 0.01, 2, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1_000, 0, 0, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(2, t.rowCount());
     for (int r = 0; r < t.rowCount(); r++) {
@@ -130,7 +179,7 @@ class InterleavedRunnerTest {
     List<Fake> fakes = List.of(new Fake("early", clock, c -> 200, log),
         new Fake("late", clock, c -> c < 6 ? (c % 2 == 0 ? 100 : 300) : 200, log),
         new Fake("never", clock, c -> c % 2 == 0 ? 100 : 300, log));
-    Table t = new InterleavedRunner(1, 2, 12, 3, 0.01, 2, 1, () -> clock.now)
+    Table t = new InterleavedRunner(1, 2, 12, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(12, warmupRounds(t), "runs to the maximum while one series never settles");
     java.util.Map<String, Long> stable = new java.util.HashMap<>();
@@ -143,7 +192,7 @@ class InterleavedRunnerTest {
     clock.now = 0;
     List<Fake> two = List.of(new Fake("a", clock, c -> c < 3 ? 200 : (c % 2 == 0 ? 100 : 300), log),
         new Fake("b", clock, c -> c < 5 ? (c % 2 == 0 ? 100 : 300) : 200, log));
-    Table u = new InterleavedRunner(1, 2, 20, 3, 0.01, 1, 1, () -> clock.now)
+    Table u = new InterleavedRunner(1, 2, 20, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> 0)
         .run("test", two, Progress.NONE);
     assertEquals(8, warmupRounds(u), "a converged at 3, b at 8");
   }
