@@ -22,7 +22,7 @@ SHIMS_DIR = REPO / "engine" / "shims"
 #: Keys every study needs after its scale block is merged in.
 PK_REQUIRED = ("versions", "contenders", "conditions", "reopen_corpus", "batch_size", "body_words", "seed",
                "docs", "uuid_docs", "segment_docs", "key_batches", "rounds", "iteration_ms", "min_warmup", "max_warmup",
-               "measure_iterations", "stable_cv", "plain", "reopen")
+               "seed_warmup_s", "measure_iterations", "stable_cv", "plain", "reopen")
 
 
 class ConfigError(ValueError):

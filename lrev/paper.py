@@ -164,7 +164,8 @@ def provenance_rows(data: summary.PkResults) -> list[dict[str, Any]]:
             "corpora": [{"name": name, "docs": f"{c['docs']:,}", "sha256": c["sha256"]["docs.tsv"]}
                         for name, c in sorted(m["corpora"].items())],
             "parameters": (f"{p['rounds']} rounds of forks, iterations ≥ {p['iteration_ms']} ms, warm-up "
-                           f"{p['min_warmup']}–{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}), "
+                           f"{p['min_warmup']}–{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}; the "
+                           f"seed setting, first in a cold JVM, at least {p['seed_warmup_s']} s), "
                            f"{p['measure_iterations']} measured iterations per fork, key files of "
                            f"{p['key_batches']} × {p['batch_size']} keys, a segment flushed every "
                            f"{p['segment_docs']:,} docs, {p['body_words']}-word bodies, plain loop "
@@ -185,6 +186,7 @@ def numbers(results: Path, versions: list[str], figures: Path, claims_file: Path
                  "versions": list(data.versions),
                  "rounds": p["rounds"], "iteration_ms": p["iteration_ms"],
                  "measure_iterations": p["measure_iterations"], "max_warmup": p["max_warmup"],
+                 "seed_warmup_s": p["seed_warmup_s"],
                  "batch_size": f"{p['batch_size']:,}", "keys": f"{p['batch_size'] * p['key_batches']:,}",
                  "converged_share": f"{summary.converged_share(data.lookups) * 100:.1f}%",
                  "jit_share": f"{summary.jit_share(data.lookups) * 100:.2f}%",

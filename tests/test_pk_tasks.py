@@ -9,10 +9,11 @@ from lrev.pk import layout, tasks
 
 def test_the_seed_setting_is_warmed_and_measured_alone_before_the_other_conditions(monkeypatch, tmp_path):
     pk = config.load({"scale": "default"}).study("pk")
-    calls = []
+    calls, warmups = [], []
 
     def fake_lookups(spec):
         calls.append(list(zip(spec.labels, spec.threads, spec.contenders)))
+        warmups.append(spec.min_warmup_iterations)
         return pd.DataFrame({"contender": spec.contenders, "series": spec.labels})
 
     monkeypatch.setattr(tasks.engine, "lookups", fake_lookups)
@@ -23,3 +24,6 @@ def test_the_seed_setting_is_warmed_and_measured_alone_before_the_other_conditio
     assert calls[0] == [seed]
     assert len(calls) == 2 and set(calls[1]) == every - {seed}
     assert list(out) == ["lookups"] and len(out["lookups"]) == len(every)
+    # The cold JVM's first phase warms up for seed_warmup_s at least; the warm one for min_warmup.
+    assert warmups == [max(pk["min_warmup"], -(-pk["seed_warmup_s"] * 1000 // pk["iteration_ms"])), pk["min_warmup"]]
+    assert warmups[0] > warmups[1]

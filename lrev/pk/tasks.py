@@ -3,6 +3,7 @@ Lucene version, the round and the study's effective settings, and returns its ta
 """
 from __future__ import annotations
 
+import math
 import tempfile
 import zlib
 from pathlib import Path
@@ -14,8 +15,8 @@ from lrev.pk import engine, layout
 
 #: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv ...
 STABLE_WINDOW = 3
-#: ... and the JIT compilers worked for at most this share of their time: tiered compilation can hold a
-#: workload on C1's profiling code for seconds, a plateau as flat as the steady state and slower.
+#: ... and the JIT compilers worked for at most this share of their time: a window in which code was still
+#: being compiled is not a steady state, however flat its rates.
 JIT_QUIET_SHARE = 0.02
 
 
@@ -24,8 +25,10 @@ def _seed(pk: dict[str, Any], round_: int, name: str) -> int:
 
 
 def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, dict[str, Any], int]],
-          seed: int) -> engine.LookupSpec:
-    """``series``: (contender, condition, threads) triples, run interleaved in one JVM."""
+          seed: int, min_warmup: int | None = None) -> engine.LookupSpec:
+    """``series``: (contender, condition, threads) triples, run interleaved in one JVM; ``min_warmup``
+    iterations, when given, instead of the configured minimum (and at least that many as the maximum)."""
+    least = pk["min_warmup"] if min_warmup is None else min_warmup
     return engine.LookupSpec(
         contenders=[c for c, _, _ in series],
         index_paths=[str(layout.index_path(root, version, cond["corpus"], c.removesuffix(layout.AA_SUFFIX),
@@ -33,8 +36,8 @@ def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, 
         keys_paths=[str(layout.keys_file(root, cond["corpus"], cond["miss_rate"])) for _, cond, _ in series],
         threads=[t for _, _, t in series],
         labels=[layout.condition_label(cond) for _, cond, _ in series],
-        batch_size=pk["batch_size"], iteration_millis=pk["iteration_ms"], min_warmup_iterations=pk["min_warmup"],
-        max_warmup_iterations=pk["max_warmup"], stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"],
+        batch_size=pk["batch_size"], iteration_millis=pk["iteration_ms"], min_warmup_iterations=least,
+        max_warmup_iterations=max(least, pk["max_warmup"]), stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"],
         jit_quiet_share=JIT_QUIET_SHARE,
         measure_iterations=pk["measure_iterations"], seed=seed)
 
@@ -44,16 +47,17 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     other conditions (their series interleaved), then NRT reopen and the footprint, which run after the
     lookups so they cannot disturb them. The A/A contender only looks keys up.
 
-    The seed's setting comes first, warmed up and measured on its own: when it is timed, the JVM has run
-    nothing but that workload, the same history as the stand-alone loop it is cross-checked against. The
-    other conditions share the JVM afterwards; their profiles then include the seed's setting."""
+    The seed's setting comes first, warmed up (for at least ``seed_warmup_s``: the JVM is cold) and measured on
+    its own: when it is timed, the JVM has run nothing but that workload, the same history as the stand-alone
+    loop it is cross-checked against. The other conditions share the JVM afterwards; their profiles then
+    include the seed's setting."""
     root_ = Path(root)
     seed_cond = layout.seed_condition(pk)
     seed_series = (contender, seed_cond, layout.SEED_SETTING["threads"])
     rest = [(contender, cond, t) for cond in pk["conditions"] for t in cond["threads"]
             if (contender, cond, t) != seed_series]
     seed = _seed(pk, round, contender)
-    lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed))]
+    lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=_cold_warmup(pk, 1)))]
     if rest:
         lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))
     out = {"lookups": pd.concat(lookups, ignore_index=True)}
@@ -72,12 +76,19 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     return out
 
 
+def _cold_warmup(pk: dict[str, Any], series: int) -> int:
+    """Least warm-up iterations of ``series`` interleaved series in a cold JVM: ``seed_warmup_s`` of wall time."""
+    return max(pk["min_warmup"], math.ceil(pk["seed_warmup_s"] * 1000 / (pk["iteration_ms"] * series)))
+
+
 def mixed(root: str, version: str, round: int, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """The mixed-JVM experiment: every contender of the seed's setting in this one JVM, interleaved, as the
-    harness used to measure them. Compared with each contender alone, it shows what sharing a JVM costs."""
+    harness used to measure them. Compared with each contender alone, it shows what sharing a JVM costs. Its
+    JVM is as cold as a contender's own, and warms up for at least as long (in wall time)."""
     cond = layout.seed_condition(pk)
     series = [(c, cond, layout.SEED_SETTING["threads"]) for c in layout.timed_contenders(pk, version)]
-    return {"lookups": engine.lookups(_spec(Path(root), version, pk, series, _seed(pk, round, "mixed")))}
+    return {"lookups": engine.lookups(_spec(Path(root), version, pk, series, _seed(pk, round, "mixed"),
+                                            min_warmup=_cold_warmup(pk, len(series))))}
 
 
 def _reopen(root: Path, version: str, round_: int, contender: str, pk: dict[str, Any]) -> pd.DataFrame:

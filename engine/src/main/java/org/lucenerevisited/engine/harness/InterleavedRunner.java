@@ -16,10 +16,10 @@ import java.util.function.LongSupplier;
  *
  * <p>A series has converged once its last {@code stableWindow} ns/op samples had a coefficient of
  * variation at most {@code stableCv} and the JIT compilers were busy for at most
- * {@code jitQuietShare} of those samples' time. The second test matters: tiered compilation
- * can hold a workload on profiling (C1) code for seconds while C2 works through its queue, a
- * plateau as flat as the steady state and several times slower (MemoryPostingsFormat on 7.7.3
- * held 1.5M lookups/s for 8 iterations before reaching 5M/s). Warm-up iterations repeat until
+ * {@code jitQuietShare} of those samples' time: a window in which code was still being compiled
+ * is not a steady state, however flat. Flat and quiet is not proof of one either (a workload can
+ * hold a slow plateau with no compilation going on), so callers set {@code minWarmup} from what
+ * they have measured. Warm-up iterations repeat until
  * every series has converged (but at least {@code minWarmup}, at most {@code maxWarmup}
  * iterations), then {@code measureIterations} are measured. A series that never converged is
  * flagged {@code stable = 0} on its rows, so that analysis can refuse it.

@@ -78,51 +78,36 @@ class InterleavedRunnerTest {
     assertEquals(1, t.longs("stable")[0]);
   }
 
+  /** 10 ops per 1 ms of fake time, always; the JIT works {@code jitOfCall(call)} ms meanwhile. */
+  private record Flat(String name, FakeClock clock, long[] jit, LongUnaryOperator jitOfCall,
+      long[] calls) implements InterleavedRunner.Contender {
+    Flat(String name, FakeClock clock, long[] jit, LongUnaryOperator jitOfCall) {
+      this(name, clock, jit, jitOfCall, new long[1]);
+    }
+
+    @Override
+    public long runUntil(long deadline, LongSupplier ignored) {
+      clock.now += 1_000_000;
+      jit[0] += jitOfCall.applyAsLong(calls[0]++);
+      return 10;
+    }
+  }
+
   @Test
   void aFlatSeriesIsNotSteadyWhileTheJitIsStillCompiling() throws Exception {
     FakeClock clock = new FakeClock();
     long[] jit = {0};
     // Perfectly flat rates throughout, but the JIT works 10 ms in each of the first 6 iterations
-    // (each lasts 1 ms of fake time): a profiling plateau, not a steady state.
-    InterleavedRunner.Contender flat = new InterleavedRunner.Contender() {
-      int calls;
-
-      @Override
-      public String name() {
-        return "flat";
-      }
-
-      @Override
-      public long runUntil(long deadline, LongSupplier ignored) {
-        clock.now += 1_000_000;
-        jit[0] += calls++ < 6 ? 10 : 0;
-        return 10;
-      }
-    };
+    // (each lasts 1 ms): a profiling plateau, not a steady state.
     Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0])
-        .run("test", List.of(flat), Progress.NONE);
+        .run("test", List.of(new Flat("flat", clock, jit, c -> c < 6 ? 10 : 0)), Progress.NONE);
     assertEquals(9, warmupRounds(t), "6 compiling iterations, then 3 quiet ones");
     assertEquals(1, t.longs("stable")[0]);
     assertEquals(10, t.longs("jit_ms")[0]);
     assertEquals(0, t.longs("jit_ms")[t.rowCount() - 1]);
 
-    clock.now = 0;
-    jit[0] = 0;
-    InterleavedRunner.Contender busy = new InterleavedRunner.Contender() {
-      @Override
-      public String name() {
-        return "busy";
-      }
-
-      @Override
-      public long runUntil(long deadline, LongSupplier ignored) {
-        clock.now += 1_000_000;
-        jit[0] += 1;
-        return 10;
-      }
-    };
     Table u = new InterleavedRunner(1, 2, 7, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0])
-        .run("test", List.of(busy), Progress.NONE);
+        .run("test", List.of(new Flat("busy", clock, jit, c -> 1)), Progress.NONE);
     assertEquals(7, warmupRounds(u));
     assertEquals(0, u.longs("stable")[0], "a JIT busy all along never lets warm-up converge");
   }
