@@ -30,8 +30,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  * prints one line {@code lookups=N hits=N seconds=S warmup_seconds=W jit_ms=J}. Warm-up runs whole
  * passes over the keys, untimed, for at least {@code warmupSeconds} and then on in half-second
  * steps until the JIT compilers were busy for at most 2% of one (at most 4 x
- * {@code warmupSeconds} in all): C2 can keep a loop on profiling code for seconds after the first
- * second. Then whole passes for {@code seconds}, timed as one; J is the JIT's time during them.
+ * {@code warmupSeconds} in all): a loop timed while code is still being compiled is not yet at
+ * its steady state. Then whole passes for {@code seconds}, timed as one; J is the JIT's time during them.
  */
 public final class PlainLookupLoop implements Closeable {
 

@@ -88,7 +88,7 @@ public final class InterleavedRunner {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
       throw new IllegalStateException("this JVM does not report JIT compilation time, which "
-          + "warm-up needs to tell a steady state from a profiling plateau");
+          + "warm-up needs to tell a steady state from code still being compiled");
     }
     return jit::getTotalCompilationTime;
   }
