@@ -18,12 +18,13 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.lucenerevisited.engine.harness.YoungGeneration;
 import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * An independent cross-check of {@link PkLookupBench}: a plain loop with its own key parsing,
- * batching, seekExact code and timing, sharing nothing with the benchmark but the Lucene shim (API
- * differences only). The pipeline runs it alone in its own JVMs, one contender's index per JVM,
+ * batching, seekExact code and timing, sharing with the benchmark only the Lucene shim (API
+ * differences) and the JVM's preparation ({@link YoungGeneration}). The pipeline runs it alone in its own JVMs, one contender's index per JVM,
  * in the same rounds as the benchmark's forks, and compares the two ratios to the default.
  *
  * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <warmupSeconds> <seconds> [batchSize]};
@@ -91,6 +92,7 @@ public final class PlainLookupLoop implements Closeable {
     double seconds = Double.parseDouble(args[3]);
     int batchSize = args.length > 4 ? Integer.parseInt(args[4]) : 4000;
     try (PlainLookupLoop loop = open(args[0], args[1], batchSize)) {
+      YoungGeneration.touchOnce();
       double warmed = loop.warmUp(warmup);
       long jitBefore = JIT.getTotalCompilationTime();
       Result r = loop.runFor(seconds);

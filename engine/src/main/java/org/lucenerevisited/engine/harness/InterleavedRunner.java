@@ -17,9 +17,7 @@ import java.util.function.LongSupplier;
  * <p>A series has converged once its last {@code stableWindow} ns/op samples had a coefficient of
  * variation at most {@code stableCv} and the JIT compilers were busy for at most
  * {@code jitQuietShare} of those samples' time: a window in which code was still being compiled
- * is not a steady state, however flat. Flat and quiet is not proof of one either (a workload can
- * hold a slow plateau with no compilation going on), so callers set {@code minWarmup} from what
- * they have measured. Warm-up iterations repeat until
+ * is not a steady state, however flat. Warm-up iterations repeat until
  * every series has converged (but at least {@code minWarmup}, at most {@code maxWarmup}
  * iterations), then {@code measureIterations} are measured. A series that never converged is
  * flagged {@code stable = 0} on its rows, so that analysis can refuse it.
@@ -94,12 +92,14 @@ public final class InterleavedRunner {
   }
 
   /**
-   * Runs warm-up then measurement. Columns: contender, phase ("warmup"|"measure"), iteration
+   * Runs warm-up then measurement, in a JVM whose young generation is resident (see
+   * {@link YoungGeneration}). Columns: contender, phase ("warmup"|"measure"), iteration
    * (from 0 within its phase), ops, nanos, jit_ms (JIT compilation time while the sample ran),
    * stable (1 if that series' warm-up converged, 0 if it had not by the maximum).
    */
   public Table run(String label, List<? extends Contender> contenders, Progress progress)
       throws Exception {
+    YoungGeneration.touchOnce();
     Random random = new Random(seed);
     List<Sample> samples = new ArrayList<>();
     List<List<Sample>> bySeries = new ArrayList<>();
