@@ -102,7 +102,7 @@ class PkBenchesTest {
   }
 
   @Test
-  void lookupBenchRefusesWrongAnswersBeforeTiming() throws Exception {
+  void lookupBenchFailsOnWrongAnswers() throws Exception {
     Path badKeys = tmp.resolve("bad-keys.tsv");
     Files.writeString(badKeys, "00000005\t6\n", StandardCharsets.UTF_8);
     PkLookupSpec spec = spec(new String[] {"default"}, new String[] {"merged"}, new int[] {1});
