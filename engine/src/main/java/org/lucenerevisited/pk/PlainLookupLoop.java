@@ -24,15 +24,17 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 /**
  * An independent cross-check of {@link PkLookupBench}: a plain loop with its own key parsing,
  * batching, seekExact code and timing, sharing with the benchmark only the Lucene shim (API
- * differences) and the JVM's preparation ({@link YoungGeneration}). The pipeline runs it alone in its own JVMs, one contender's index per JVM,
- * in the same rounds as the benchmark's forks, and compares the two ratios to the default.
+ * differences) and the JVM's preparation ({@link YoungGeneration}). The pipeline runs it alone in
+ * its own JVMs, one contender's index per JVM, in the same rounds as the benchmark's forks, and
+ * compares the two ratios to the default.
  *
  * <p>Usage: {@code PlainLookupLoop <indexDir> <keys.tsv> <warmupSeconds> <seconds> [batchSize]};
  * prints one line {@code lookups=N hits=N seconds=S warmup_seconds=W jit_ms=J}. Warm-up runs whole
  * passes over the keys, untimed, for at least {@code warmupSeconds} and then on in half-second
  * steps until the JIT compilers were busy for at most 2% of one (at most 4 x
  * {@code warmupSeconds} in all): a loop timed while code is still being compiled is not yet at
- * its steady state. Then whole passes for {@code seconds}, timed as one; J is the JIT's time during them.
+ * its steady state. Then whole passes for {@code seconds}, timed as one; J is the JIT's time
+ * during them.
  */
 public final class PlainLookupLoop implements Closeable {
 

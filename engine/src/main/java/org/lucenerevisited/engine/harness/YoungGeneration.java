@@ -10,15 +10,16 @@ import java.lang.management.ManagementFactory;
  * FST50 on 9.12.3, which allocates about 4 GB/s while it looks keys up, ran at a third of its later
  * speed for its first second, and the default format, which allocates little, ran 15% slower until
  * the first collection, several seconds in. Allocating until the collector has run once writes to
- * every page of eden, in about 0.15 s for 400 MB here. It lasts only while the young generation keeps
- * its size, which is why the measurement JVMs fix it ({@code -Xmn}, {@code -XX:-UseAdaptiveSizePolicy}).
+ * every page of eden, in about 0.15 s for 400 MB here. It lasts only while the young generation
+ * keeps its size, which is why the measurement JVMs fix it ({@code -Xmn},
+ * {@code -XX:-UseAdaptiveSizePolicy}).
  */
 public final class YoungGeneration {
 
   private static final int CHUNK = 1 << 20;
-  /** Keeps the chunks reachable from outside the loop, so that escape analysis cannot remove them. */
+  /** Keeps the chunks reachable from outside the loop: escape analysis cannot remove them. */
   private static volatile byte[] sink;
-  private static volatile boolean touched;
+  private static boolean touched;
 
   private YoungGeneration() {}
 
