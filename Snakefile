@@ -1,5 +1,6 @@
 # lucene-revisited: engine -> corpora -> indexes -> studies (papermill notebooks) -> figures -> paper.
 # Run through ./run paper (which bootstraps the environment), or `snakemake --cores 2` inside it.
+# Each study in `studies` brings its own rule file, workflow/rules/<study>.smk.
 import sys
 from pathlib import Path
 
@@ -15,9 +16,12 @@ except lrconfig.ConfigError as err:
 ROOT = CFG.root
 PY = sys.executable  # every step runs in Snakemake's own environment, whatever PATH says
 PAPER = ROOT / "paper" / "lucene-revisited.pdf"
+#: What each study's rule file registers for the generic claims and paper rules (workflow/rules/paper.smk).
+STUDY_OUTPUTS = {}
 
 include: "workflow/rules/engine.smk"
-include: "workflow/rules/pk.smk"
+for _study in CFG.studies:
+    include: f"workflow/rules/{_study}.smk"
 include: "workflow/rules/paper.smk"
 
 

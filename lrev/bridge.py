@@ -1,13 +1,14 @@
-"""The thin JPype bridge: one JVM, for one Lucene version, per Python process.
+"""The thin JPype bridge: one JVM, for one study's engine on one Lucene version, per Python process.
 
 JPype cannot restart a JVM, so a process that has started Lucene X can never load Lucene Y; ``start``
-refuses a second version instead of failing later in a confusing way. Results come back from Java as
-a columnar ``org.lucenerevisited.engine.harness.Table`` and cross the bridge one column per call
-(:func:`frame`), never one call per sample.
+refuses a second version (or another study's engine) instead of failing later in a confusing way.
+Results come back from Java as a columnar ``org.lucenerevisited.engine.harness.Table`` and cross the
+bridge one column per call (:func:`frame`), never one call per sample.
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import fields
 from pathlib import Path
 from typing import Iterator
 
@@ -50,29 +51,32 @@ def jvm_flags(version: str, java_home: Path, heap: str = DEFAULT_HEAP) -> list[s
     return flags
 
 
-def start(version: str, heap: str = DEFAULT_HEAP) -> list[str]:
-    """Start the JVM with the engine built for ``version``; returns the JVM flags used."""
+def start(version: str, study: str, heap: str = DEFAULT_HEAP) -> list[str]:
+    """Start the JVM with the engine of ``study`` built for ``version``; returns the JVM flags used."""
     if jpype.isJVMStarted():
-        if _running.get("version") != version:
-            raise RuntimeError(f"this process already runs Lucene {_running.get('version')}; JPype cannot "
-                               f"start a second JVM for {version}: use a new process (lrev.fork)")
+        if (_running.get("version"), _running.get("study")) != (version, study):
+            raise RuntimeError(f"this process already runs the {_running.get('study')} engine on Lucene "
+                               f"{_running.get('version')}; JPype cannot start a second JVM for {study} on "
+                               f"{version}: use a new process (lrev.fork)")
         return list(_running["flags"])
     home = jdk.find_jdk()
     flags = jvm_flags(version, home, heap)
-    jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(version), convertStrings=False)
-    _running.update(version=version, flags=flags, java_home=str(home))
+    jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(study, version),
+                   convertStrings=False)
+    _running.update(version=version, study=study, flags=flags, java_home=str(home))
     reported = str(jpype.JClass("org.lucenerevisited.engine.EngineInfo").luceneVersion())
     if reported != version:
-        raise RuntimeError(f"engine for {version} loaded Lucene {reported}: build/engine/{version} is stale")
+        raise RuntimeError(f"engine for {version} loaded Lucene {reported}: "
+                           f"{engine.build_dir(study, version)} is stale")
     return flags
 
 
-def java_command(version: str, main_class: str, args: list[str], heap: str = DEFAULT_HEAP) -> list[str]:
-    """A plain ``java`` command line (no JPype) running ``main_class`` of the engine built for ``version``,
+def java_command(version: str, study: str, main_class: str, args: list[str], heap: str = DEFAULT_HEAP) -> list[str]:
+    """A plain ``java`` command line (no JPype) running ``main_class`` of ``study``'s engine for ``version``,
     with the measurement JVMs' flags: for code that must run alone, sharing nothing with the harness."""
     home = jdk.find_jdk()
-    return [str(home / "bin" / "java"), *jvm_flags(version, home, heap), "-cp", ":".join(engine.classpath(version)),
-            main_class, *args]
+    return [str(home / "bin" / "java"), *jvm_flags(version, home, heap), "-cp",
+            ":".join(engine.classpath(study, version)), main_class, *args]
 
 
 def java_strings(values: list[str]) -> object:
@@ -81,6 +85,18 @@ def java_strings(values: list[str]) -> object:
 
 def java_ints(values: list[int]) -> object:
     return jpype.JArray(jpype.JInt)(np.asarray(values, dtype=np.int32))
+
+
+def java_spec(java: object, spec: object) -> object:
+    """Copies each field of the dataclass ``spec`` to the same-named camelCase public field of the Java
+    object ``java`` (lists as Java int or String arrays); returns ``java``."""
+    for f in fields(spec):
+        value = getattr(spec, f.name)
+        if isinstance(value, list):
+            value = java_ints(value) if all(isinstance(v, int) for v in value) else java_strings(value)
+        head, *rest = f.name.split("_")
+        setattr(java, head + "".join(w.capitalize() for w in rest), value)
+    return java
 
 
 def frame(table: object) -> pd.DataFrame:

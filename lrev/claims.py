@@ -16,14 +16,15 @@ A multi-part claim holds only if every part holds and fails if any part fails.
 A version that should be judged but lacks a contender or result is an error,
 never a silent ``n/a``: an empty cell in the paper must be a decision.
 
-CLI: ``python -m lrev.claims --registry claims/pk.yaml --results RESULTS --out OUT.json --versions V …``
+The quantities a registry may name, and how to load results, come from the study's plug-in
+(:mod:`lrev.studies`), named by the registry's ``study``.
+
+CLI: ``python -m lrev.claims --registry claims/<study>.yaml --results RESULTS --out OUT.json --versions V …``
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -31,30 +32,11 @@ import jsonschema
 import pandas as pd
 import yaml
 
-from lrev import io, rounds, stats
-from lrev.pk import summary as pk_summary
+from lrev import io, rounds, stats, studies
+from lrev.studies import Quantity
+from lrev.tables import select
 
 VERDICTS = ("holds", "fails", "inconclusive", "n/a", "answer")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """Where a measured quantity lives. Samples of any two sides pair by round (:mod:`lrev.rounds`)."""
-
-    table: str
-    column: str
-    condition: tuple[str, ...]
-    converges: bool = False
-    """Whether its samples carry a warm-up verdict (``stable``): unconverged forks make a part inconclusive."""
-
-
-QUANTITIES: dict[str, Quantity] = {
-    "lookups_per_s": Quantity("lookups", "lookups_per_s", pk_summary.CONDITION, converges=True),
-    "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION),
-    "ram_bytes_per_doc": Quantity("footprint", "ram_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION),
-    "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", pk_summary.FOOTPRINT_CONDITION),
-    "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",)),
-}
 
 _SIDE = {
     "type": "object",
@@ -63,6 +45,9 @@ _SIDE = {
     "properties": {
         "contender": {"oneOf": [{"type": "string"},
                                 {"type": "object", "additionalProperties": {"type": "string"}}]},
+        # The version whose results this side reads, when not the judged version itself (a study that
+        # compares releases, e.g. a contender of 8.x against the 7.x baseline of the same rounds).
+        "version": {"type": "string"},
         "where": {"type": "object"},
     },
 }
@@ -87,7 +72,7 @@ _PART = {
     "additionalProperties": False,
     "properties": {
         "label": {"type": "string"},
-        "quantity": {"enum": list(QUANTITIES)},
+        "quantity": {"type": "string"},
         "statistic": {"enum": list(stats.STATISTICS)},
         "where": {"type": "object"},
         "a": _SIDE,
@@ -157,11 +142,16 @@ def validate(registry: dict) -> None:
     """Schema validation plus the cross-field rules a schema cannot state.
 
     Every claim must cover every registry version exactly once: judged by at
-    least one part, or marked not applicable with a reason.
+    least one part, or marked not applicable with a reason; every part names a
+    quantity of the registry's study.
     """
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(REGISTRY_SCHEMA).iter_errors(registry))
     if error is not None:
         raise RegistryError(_schema_error_message(registry, error))
+    try:
+        quantities = studies.get(registry["study"]).QUANTITIES
+    except KeyError as exc:
+        raise RegistryError(f"registry: {exc.args[0]}") from None
     versions = set(registry["versions"])
     seen: set[str] = set()
     for claim in registry["claims"]:
@@ -171,7 +161,14 @@ def validate(registry: dict) -> None:
         seen.add(cid)
         if (claim["kind"] == "question") != all("answer" in p for p in claim["parts"]):
             raise RegistryError(f"claim {cid}: a question has only answer parts, a claim only expect parts")
+        for part in claim["parts"]:
+            if part["quantity"] not in quantities:
+                raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
+                                    f"(study {registry['study']} has: {', '.join(quantities)})")
         judged = {v for part in claim["parts"] for v in part["versions"]}
+        sides = {part[s]["version"] for part in claim["parts"] for s in ("a", "b") if "version" in part.get(s, {})}
+        if sides - versions:
+            raise RegistryError(f"claim {cid}: a side reads an unknown version: {', '.join(sorted(sides - versions))}")
         na = set(claim["not_applicable"])
         for label, bad in (("unknown version", (judged | na) - versions),
                            ("both judged and not applicable", judged & na),
@@ -212,10 +209,10 @@ def combine(verdicts: Sequence[str]) -> str:
 
 
 class _Judge:
-    """Measures one claim's parts on one version of the loaded results."""
+    """Measures one claim's parts on one version of the loaded results of ``study``."""
 
-    def __init__(self, claim: dict, version: str, results: Any):
-        self.claim, self.version, self.results = claim, version, results
+    def __init__(self, study: studies.Study, claim: dict, version: str, results: Any):
+        self.study, self.claim, self.version, self.results = study, claim, version, results
 
     def fail(self, what: str) -> MissingResultError:
         return MissingResultError(f"claim {self.claim['id']}, version {self.version}: {what}")
@@ -229,28 +226,32 @@ class _Judge:
         return name
 
     def condition(self, part: dict, side: dict | None) -> dict:
-        quantity = QUANTITIES[part["quantity"]]
+        quantity = self.study.QUANTITIES[part["quantity"]]
         where = {**part["where"], **((side or {}).get("where") or {})}
         if set(where) != set(quantity.condition):
             raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': condition {where} must set "
                                 f"exactly {', '.join(quantity.condition)}")
         return where
 
-    def samples(self, quantity: Quantity, contender: str, where: dict) -> pd.DataFrame:
+    def side_version(self, side: dict | None) -> str:
+        return (side or {}).get("version", self.version)
+
+    def samples(self, quantity: Quantity, contender: str, where: dict, version: str | None = None) -> pd.DataFrame:
+        version = version or self.version
         frame = getattr(self.results, quantity.table)
-        if not (frame["version"] == self.version).any():
-            raise self.fail(f"no {quantity.table} results for this version")
-        rows = pk_summary.select(frame, version=self.version, contender=contender, **where)
+        if not (frame["version"] == version).any():
+            raise self.fail(f"no {quantity.table} results for version {version}")
+        rows = select(frame, version=version, contender=contender, **where)
         if rows.empty:
-            raise self.fail(f"no {quantity.column} results for contender '{contender}' where {where}")
+            raise self.fail(f"no {quantity.column} results for contender '{contender}' of {version} where {where}")
         return rows
 
-    def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict,
-              statistic: str | None) -> stats.Estimate:
+    def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict, statistic: str | None,
+              version_a: str | None = None, version_b: str | None = None) -> stats.Estimate:
         """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round. A fork whose value is not
         positive (bytes attributed by a difference can be noise around zero) has no ratio: the estimate is
         undefined, so the part is inconclusive."""
-        ra, rb = self.samples(quantity, a, where_a), self.samples(quantity, b, where_b)
+        ra, rb = self.samples(quantity, a, where_a, version_a), self.samples(quantity, b, where_b, version_b)
         try:
             return rounds.ratio(ra, rb, quantity.column, statistic or "mean")
         except rounds.PairingError:
@@ -260,37 +261,41 @@ class _Judge:
                 raise
             return stats.Estimate(math.nan, math.nan, math.nan, len(set(ra[rounds.UNIT])))
 
-    def converged(self, quantity: Quantity, *sides: tuple[str, dict]) -> bool:
-        return not quantity.converges or all(self.samples(quantity, c, w)["stable"].all() for c, w in sides)
+    def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
+        return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
-    def noise_factor(self, quantity: Quantity, where: dict) -> float:
-        aa = self.ratio(quantity, pk_summary.AA, where, pk_summary.BASELINE, where, None)
-        return pk_summary.noise_floor(aa.low, aa.high)
+    def noise_factor(self, quantity: Quantity, where: dict, version: str) -> float:
+        aa = self.ratio(quantity, self.study.AA, where, self.study.BASELINE, where, None, version, version)
+        return stats.noise_floor(aa.low, aa.high)
 
     def part(self, part: dict) -> dict:
         if "answer" in part:
             return self.answer(part)
-        quantity = QUANTITIES[part["quantity"]]
-        a, where_a = self.contender(part["a"]), self.condition(part, part["a"])
+        quantity = self.study.QUANTITIES[part["quantity"]]
+        a, where_a, version_a = self.contender(part["a"]), self.condition(part, part["a"]), self.side_version(part["a"])
         statistic = part.get("statistic")
-        out: dict[str, Any] = {"label": part["label"], "quantity": part["quantity"], "a": a, "where_a": where_a}
-        sides = [(a, where_a)]
+        out: dict[str, Any] = {"label": part["label"], "quantity": part["quantity"], "a": a, "where_a": where_a,
+                               "version_a": version_a}
+        sides = [(a, where_a, version_a)]
+        version_b = version_a
         if "b" in part:
             b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
-            est, pairing = self.ratio(quantity, a, where_a, b, where_b, statistic), "paired by round"
-            out.update(b=b, where_b=where_b)
-            sides.append((b, where_b))
+            version_b = self.side_version(part["b"])
+            est = self.ratio(quantity, a, where_a, b, where_b, statistic, version_a, version_b)
+            pairing = "paired by round"
+            out.update(b=b, where_b=where_b, version_b=version_b)
+            sides.append((b, where_b, version_b))
         else:
-            est, pairing = rounds.location(self.samples(quantity, a, where_a), quantity.column,
+            est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
                                            statistic or "mean"), "single"
         expect = part["expect"]
         threshold, floor = expect["value"], None
         if expect.get("noise_floor"):
             if pairing == "single" or not quantity.converges:
                 raise RegistryError(f"claim {self.claim['id']}: noise_floor needs a ratio of lookups")
-            floor = self.noise_factor(quantity, where_a)
+            floor = self.noise_factor(quantity, where_a, version_b)
             threshold = threshold * floor if expect["direction"] == "greater" else threshold / floor
-            sides.append((pk_summary.AA, where_a))
+            sides.append((self.study.AA, where_a, version_b))
         verdict = judge(est, expect["direction"], threshold, expect.get("band"))
         converged = self.converged(quantity, *sides)
         if not converged:
@@ -302,9 +307,9 @@ class _Judge:
 
     def answer(self, part: dict) -> dict:
         """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up."""
-        quantity = QUANTITIES[part["quantity"]]
+        quantity = self.study.QUANTITIES[part["quantity"]]
         where, b = self.condition(part, None), self.contender(part["b"])
-        rows = pk_summary.select(getattr(self.results, quantity.table), version=self.version, **where)
+        rows = select(getattr(self.results, quantity.table), version=self.version, **where)
         candidates = sorted(set(rows["contender"]) - set(part.get("exclude", [])))
         if len(candidates) < 2:
             raise self.fail(f"fewer than two candidate contenders for '{part['label']}' where {where}")
@@ -312,8 +317,9 @@ class _Judge:
                         key=lambda pair: pair[0].value, reverse=True)
         (best, name), (_, runner_up) = ranked[0], ranked[1]
         margin = self.ratio(quantity, name, where, runner_up, where, None)
-        family = rows.loc[rows["contender"] == name, "family"].iloc[0]
-        converged = self.converged(quantity, *((c, where) for c in candidates))
+        # A study may group contenders into families comparable across versions.
+        family = rows.loc[rows["contender"] == name, "family"].iloc[0] if "family" in rows else name
+        converged = self.converged(quantity, *((c, where, self.version) for c in candidates))
         return {"label": part["label"], "quantity": part["quantity"], "b": b, "where_a": where, "where_b": where,
                 "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round", **best.to_dict(),
                 "converged": converged, "verdict": "answer",
@@ -336,6 +342,7 @@ class _Judge:
 
 def evaluate(registry: dict, results: Any) -> dict:
     """Verdicts for every claim × registry version."""
+    study = studies.get(registry["study"])
     verdicts = []
     for claim in registry["claims"]:
         for version in registry["versions"]:
@@ -343,7 +350,7 @@ def evaluate(registry: dict, results: Any) -> dict:
                 verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"], "verdict": "n/a",
                                  "reason": claim["not_applicable"][version], "parts": []})
             else:
-                verdicts.append(_Judge(claim, version, results).run())
+                verdicts.append(_Judge(study, claim, version, results).run())
     return {
         "study": registry["study"],
         "versions": registry["versions"],
@@ -365,9 +372,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown:
         raise SystemExit(f"{args.registry}: no claims registered for version(s) {', '.join(unknown)}")
     registry = {**registry, "versions": [v for v in registry["versions"] if v in args.versions]}
-    # Each study's results loader is found by convention: lrev.<study>.summary.load(results, versions).
-    loader = importlib.import_module(f"lrev.{registry['study']}.summary").load
-    result = evaluate(registry, loader(args.results, registry["versions"]))
+    results = studies.get(registry["study"]).load(args.results, registry["versions"])
+    result = evaluate(registry, results)
     io.write_json(args.out, stats.json_safe({**result, "registry": str(args.registry)}))
 
 

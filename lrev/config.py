@@ -1,8 +1,10 @@
 """The pipeline's one validated configuration.
 
-``load`` merges the chosen scale's values under each study's own, validates the whole against
-``config/schema.yaml`` and a few cross-key rules, and raises :class:`ConfigError` naming the
-offending key or value. It runs before any work starts (the Snakefile calls it at parse time).
+``load`` validates the generic keys against ``config/schema.yaml``; then, for each study in
+``studies``, merges its block over its block in the chosen scale, validates the result against
+``config/schema/<study>.yaml`` and the study's own cross-key rules (:mod:`lrev.studies`). It raises
+:class:`ConfigError` naming the offending key or value, before any work starts (the Snakefile calls
+it at parse time).
 """
 from __future__ import annotations
 
@@ -18,11 +20,8 @@ REPO = Path(__file__).resolve().parent.parent
 CONFIG_FILE = REPO / "config" / "config.yaml"
 SCHEMA_FILE = REPO / "config" / "schema.yaml"
 SHIMS_DIR = REPO / "engine" / "shims"
-
-#: Keys every study needs after its scale block is merged in.
-PK_REQUIRED = ("versions", "contenders", "conditions", "reopen_corpus", "batch_size", "body_words", "seed",
-               "docs", "uuid_docs", "segment_docs", "key_batches", "rounds", "iteration_ms", "min_warmup", "max_warmup",
-               "seed_warmup_s", "measure_iterations", "stable_cv", "plain", "reopen")
+#: The keys of config/schema.yaml; every other top-level key is a study's block.
+GENERIC_KEYS = ("scale", "outdir", "lucene_versions", "studies", "scales")
 
 
 class ConfigError(ValueError):
@@ -90,6 +89,9 @@ class Config:
         return list(self.raw["lucene_versions"])
 
     def study(self, name: str) -> dict[str, Any]:
+        """The effective settings of a study in ``studies``."""
+        if name not in self.studies:
+            raise KeyError(f"study '{name}' is not in studies ({', '.join(self.studies)})")
         return self.studies[name]
 
 
@@ -120,43 +122,29 @@ def _check_versions(raw: Mapping[str, Any]) -> None:
                               f"({shim.relative_to(REPO)} is missing)")
 
 
-def _resolve_pk(raw: Mapping[str, Any]) -> dict[str, Any]:
-    scale_values = raw["scales"][raw["scale"]].get("pk", {})
-    pk = merge(scale_values, raw.get("pk", {}))
-    missing = [k for k in PK_REQUIRED if k not in pk]
-    if missing:
-        raise ConfigError(f"config error at 'pk': missing {', '.join(missing)} "
-                          f"(neither pk nor scales.{raw['scale']}.pk sets it)")
-    schema = _schema()
-    scale_schema = {**schema["$defs"]["pk_scale"], "$defs": schema["$defs"]}
-    _validate({k: v for k, v in pk.items() if k in scale_schema["properties"]}, scale_schema, ("pk",))
-    from lrev.pk import contenders as pk_contenders
+def _resolve(name: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A study's effective settings: its block over its block in the chosen scale, validated."""
+    from lrev import studies
 
+    try:
+        plugin = studies.get(name)
+    except KeyError as exc:
+        raise ConfigError(f"config error at 'studies': {exc.args[0]}") from None
+    schema_file = studies.schema_file(name)
+    if not schema_file.is_file():
+        raise ConfigError(f"config error at 'studies': study '{name}' has no settings schema "
+                          f"{schema_file.relative_to(REPO)}")
+    settings = merge(raw["scales"][raw["scale"]].get(name, {}), raw.get(name, {}))
+    _validate(settings, yaml.safe_load(schema_file.read_text()), (name,))
+    if "versions" not in settings:
+        raise ConfigError(f"config error at '{name}': no 'versions' (every study names the versions it runs on)")
     known = raw["lucene_versions"]
-    for version in pk["versions"]:
+    for version in settings["versions"]:
         if version not in known:
-            raise ConfigError(f"config error at 'pk.versions': unknown Lucene version '{version}' "
+            raise ConfigError(f"config error at '{name}.versions': unknown Lucene version '{version}' "
                               f"(lucene_versions lists {', '.join(known)})")
-        if version not in pk["contenders"]:
-            raise ConfigError(f"config error at 'pk.contenders': no contenders listed for Lucene {version}")
-        if "default" not in pk["contenders"][version]:
-            raise ConfigError(f"config error at 'pk.contenders.{version}': 'default' must be a contender "
-                              "(ratios are taken against it)")
-        try:
-            bad = pk_contenders.unknown(version, pk["contenders"][version])
-        except KeyError as exc:
-            raise ConfigError(f"config error at 'pk.contenders.{version}': {exc.args[0]}") from None
-        if bad:
-            raise ConfigError(f"config error at 'pk.contenders.{version}': unknown contender "
-                              f"{', '.join(repr(b) for b in bad)} (Lucene {version} has: "
-                              f"{', '.join(pk_contenders.available(version))})")
-    if pk["min_warmup"] > pk["max_warmup"]:
-        raise ConfigError("config error at 'pk.min_warmup': "
-                          f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
-    if pk["segment_docs"] > min(pk["docs"], pk["uuid_docs"]):
-        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smaller corpus "
-                          f"({min(pk['docs'], pk['uuid_docs'])} docs)")
-    return pk
+    plugin.check(settings)
+    return settings
 
 
 def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | None = None) -> Config:
@@ -165,10 +153,15 @@ def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | N
     raw = numbers_restored(raw)
     validate_raw(raw)
     _check_versions(raw)
-    studies = {}
-    if "pk" in raw["studies"]:
-        studies["pk"] = _resolve_pk(raw)
-    return Config(raw=raw, studies=studies)
+    from lrev import studies
+
+    unknown = [key for key in raw if key not in GENERIC_KEYS and key not in studies.names()]
+    unknown += [f"scales.{scale}.{key}" for scale, block in raw["scales"].items() for key in block
+                if key not in studies.names()]
+    if unknown:
+        raise ConfigError(f"config error at '{unknown[0]}': not a setting and not a study "
+                          f"(studies: {', '.join(studies.names())})")
+    return Config(raw=raw, studies={name: _resolve(name, raw) for name in raw["studies"]})
 
 
 def from_snakemake_args(argv: list[str]) -> Config:

@@ -1,9 +1,14 @@
-"""Build and test the Java engine (engine/) for one Lucene version at a time with Maven.
+"""Build and test the Java engine (engine/) for one study and one Lucene version at a time, with Maven.
 
-Each version builds into its own folder, ``build/engine/<version>/``: ``engine.jar`` plus
-``classpath.txt`` (the runtime classpath Maven resolved from Maven Central).
-``python -m lrev.engine build VERSION`` builds one; ``python -m lrev.engine test [VERSION…]``
-runs the JUnit suite against each configured version.
+A build compiles the core (``engine/src``), the shim of the version's major (``engine/shims/lucene<N>``,
+plus the folder it shares with other majors), and the study's own sources
+(``engine/studies/<study>/``), into ``build/engine/<study>/<version>/``: ``engine.jar`` plus
+``classpath.txt`` (the runtime classpath Maven resolved from Maven Central). A study is therefore
+compiled only against the versions it runs on, and one study's code never enters another's jar.
+
+    python -m lrev.engine build STUDY VERSION
+    python -m lrev.engine test [STUDY …]      JUnit (core and study tests) on each version of each study
+                                             (default: every study of the checkout, configured or not)
 """
 from __future__ import annotations
 
@@ -18,19 +23,66 @@ from lrev.config import REPO, major
 
 ENGINE = REPO / "engine"
 BUILD = REPO / "build" / "engine"
+#: Maven properties of a major (in its shim folder) or of a study (in its folder), passed as -D.
+BUILD_PROPERTIES = "build.properties"
 
 
-def build_dir(version: str) -> Path:
-    return BUILD / version
+def build_dir(study: str, version: str) -> Path:
+    return BUILD / study / version
 
 
-def mvn(version: str, *goals: str) -> list[str]:
-    return ["mvn", "-B", "-q", "-f", str(ENGINE / "pom.xml"),
-            f"-Dlucene.version={version}", f"-Dlucene.major={major(version)}", *goals]
+def _properties(path: Path) -> dict[str, str]:
+    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if line.strip() and line[0] != "#")
+    return {key.strip(): value.strip() for key, value in pairs}
 
 
-def maven_target(version: str) -> Path:
-    return ENGINE / "target" / f"lucene-{version}"
+def shim_properties(version: str) -> dict[str, str]:
+    """The Maven properties that differ by major, from the shim's own ``build.properties``."""
+    path = ENGINE / "shims" / f"lucene{major(version)}" / BUILD_PROPERTIES
+    if not path.is_file():
+        raise FileNotFoundError(f"Lucene {version} has no {path.relative_to(REPO)} (see README: adding a version)")
+    return _properties(path)
+
+
+def study_properties(study: str, version: str) -> dict[str, str]:
+    """A study's own Maven properties for ``version``, from its ``build.properties`` if it has one:
+    ``study.artifact`` (one more Lucene module), and ``study.shim.shared.<major>`` (a folder of
+    ``engine/studies/<study>/shims/`` that majors share), passed as ``study.shim.shared``."""
+    path = ENGINE / "studies" / study / BUILD_PROPERTIES
+    props = _properties(path) if path.is_file() else {}
+    shared = f"study.shim.shared.{major(version)}"
+    out = {k: v for k, v in props.items() if not k.startswith("study.shim.shared.")}
+    if shared in props:
+        out["study.shim.shared"] = props[shared]
+    return out
+
+
+def source_dirs(study: str, version: str) -> list[Path]:
+    """Every folder whose files a build of ``study`` for ``version`` compiles (tests excluded)."""
+    shims, own = ENGINE / "shims", ENGINE / "studies" / study
+    dirs = [ENGINE / "src" / "main", shims / f"lucene{major(version)}",
+            shims / shim_properties(version)["lucene.shim.shared"],
+            own / "src" / "main", own / "shims" / f"lucene{major(version)}"]
+    shared = study_properties(study, version).get("study.shim.shared")
+    return dirs + ([own / "shims" / shared] if shared else [])
+
+
+def sources(study: str, version: str) -> list[str]:
+    """The files of :func:`source_dirs`, and the pom: a build's inputs, relative to the repository."""
+    files = {p for d in source_dirs(study, version) if d.is_dir() for p in d.rglob("*") if p.is_file()}
+    own = ENGINE / "studies" / study / BUILD_PROPERTIES
+    files |= {own} if own.is_file() else set()
+    return ["engine/pom.xml", *sorted(str(p.relative_to(REPO)) for p in files)]
+
+
+def mvn(study: str, version: str, *goals: str) -> list[str]:
+    props = {"engine.study": study, "lucene.version": version, "lucene.major": str(major(version)),
+             **shim_properties(version), **study_properties(study, version)}
+    return ["mvn", "-B", "-q", "-f", str(ENGINE / "pom.xml"), *(f"-D{k}={v}" for k, v in props.items()), *goals]
+
+
+def maven_target(study: str, version: str) -> Path:
+    return ENGINE / "target" / study / f"lucene-{version}"
 
 
 def maven_env() -> dict[str, str]:
@@ -38,12 +90,12 @@ def maven_env() -> dict[str, str]:
     return {**os.environ, "JAVA_HOME": str(jdk.find_jdk())}
 
 
-def build(version: str) -> Path:
-    """Package the engine for ``version`` and publish jar + classpath into build/engine/<version>/."""
-    subprocess.run(mvn(version, "-DskipTests", "package"), check=True, env=maven_env())
-    target = maven_target(version)
+def build(study: str, version: str) -> Path:
+    """Package the engine of ``study`` for ``version`` and publish jar + classpath into its build folder."""
+    subprocess.run(mvn(study, version, "-DskipTests", "package"), check=True, env=maven_env())
+    target = maven_target(study, version)
     jar = next(target.glob("lucene-revisited-engine-*.jar"))
-    out = build_dir(version)
+    out = build_dir(study, version)
     staging = out.with_name(f".{version}.staging")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -54,33 +106,43 @@ def build(version: str) -> Path:
     return out
 
 
-def classpath(version: str) -> list[str]:
+def classpath(study: str, version: str) -> list[str]:
     """engine.jar followed by its Lucene dependencies; raises if the engine was not built."""
-    out = build_dir(version)
+    out = build_dir(study, version)
     if not (out / "engine.jar").is_file():
-        raise FileNotFoundError(f"engine for Lucene {version} not built: {out / 'engine.jar'} is missing "
-                                f"(run: python -m lrev.engine build {version})")
+        raise FileNotFoundError(f"engine of {study} for Lucene {version} not built: {out / 'engine.jar'} is missing "
+                                f"(run: python -m lrev.engine build {study} {version})")
     deps = (out / "classpath.txt").read_text().strip().split(":")
     return [str(out / "engine.jar"), *filter(None, deps)]
 
 
-def test(versions: list[str]) -> int:
-    for version in versions:
-        print(f"== JUnit on Lucene {version}", flush=True)
-        code = subprocess.call([c for c in mvn(version, "test") if c != "-q"], env=maven_env())
-        if code:
-            return code
+def test(plan: dict[str, list[str]]) -> int:
+    """JUnit for each study on each of its versions; stops at the first failure."""
+    for study, versions in plan.items():
+        for version in versions:
+            print(f"== JUnit: {study} on Lucene {version}", flush=True)
+            code = subprocess.call([c for c in mvn(study, version, "test") if c != "-q"], env=maven_env())
+            if code:
+                return code
     return 0
 
 
 def main(argv: list[str]) -> int:
     from lrev.config import load
 
-    if argv[:1] == ["build"] and len(argv) == 2:
-        print(build(argv[1]))
+    if argv[:1] == ["build"] and len(argv) == 3:
+        print(build(argv[1], argv[2]))
         return 0
     if argv[:1] == ["test"]:
-        return test(argv[1:] or load().lucene_versions)
+        from lrev import studies as known
+
+        names = argv[1:] or known.names()
+        unknown = sorted(set(names) - set(known.names()))
+        if unknown:
+            print(f"not a study: {', '.join(unknown)} (studies: {', '.join(known.names())})", file=sys.stderr)
+            return 2
+        cfg = load({"studies": names})
+        return test({s: cfg.study(s)["versions"] for s in names})
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -133,7 +133,7 @@ def main(argv: list[str]) -> int:
     from lrev import bridge
 
     function = task_function(task)
-    flags = bridge.start(version)
+    flags = bridge.start(version, task.partition(".")[0])
     result = function(**read_json(payload_file))
     for name, table in result.items():
         write_parquet(Path(out) / f"{name}.parquet", table)

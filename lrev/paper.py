@@ -1,10 +1,13 @@
-"""Assemble the paper: every number the text uses goes into one JSON file, then Typst compiles.
+"""Assemble the paper: every number the text uses goes into JSON, then Typst compiles.
 
-    python -m lrev.paper --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out PDF
+    python -m lrev.paper study S --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out S.json
+    python -m lrev.paper compile --scale SCALE --study S S.json [--study …] --out PDF
 
-writes ``<PDF dir>/numbers.json`` (values and their formatted forms, claim verdicts, cross-checks,
-provenance) and the PDF, both atomically. ``paper/lucene-revisited.typ`` reads only that JSON and the
-figure files; it holds no result of its own.
+``study`` writes one study's numbers: what its plug-in computes (:meth:`lrev.studies.Study.numbers`),
+plus its claims, verdicts and versions. ``compile`` gathers the studies' numbers into
+``<PDF dir>/numbers.json``, under ``studies.<name>``, and compiles ``paper/lucene-revisited.typ``,
+which includes ``paper/<name>.typ`` for each study in it, in the configured order. Both write
+atomically; the ``.typ`` files hold prose and layout, never a result.
 """
 from __future__ import annotations
 
@@ -15,28 +18,18 @@ from typing import Any
 
 import typst
 
-from lrev import config, provenance, stats
+from lrev import provenance, stats, studies
 from lrev.config import REPO
 from lrev.io import atomic_path, read_json, write_json
-from lrev.pk import layout, summary
-from lrev.pk.figures import FIGURES
-from lrev.pk.layout import SEED_SETTING
-from lrev.pk.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
 
 SOURCE = REPO / "paper" / "lucene-revisited.typ"
+VERDICT_ORDER = ("holds", "fails", "inconclusive", "answer", "n/a")
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     return f"{value:,.{digits}f}"
-
-
-def rate(value: float | None) -> str:
-    """Lookups/s in thousands or millions, as the seed wrote them (179 K, 509 K)."""
-    if value is None or math.isnan(value):
-        return "n/a"
-    return f"{value / 1e6:.2f} M" if value >= 1e6 else f"{value / 1e3:.0f} K"
 
 
 def interval(low: float | None, high: float | None, digits: int = 2) -> str:
@@ -63,165 +56,33 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def lookups_numbers(data: summary.PkResults) -> dict[str, Any]:
-    """Per version, the seed setting's lookups/s per contender and ratio vs default, formatted."""
-    table = summary.select(summary.lookups_table(data.lookups), **SEED_SETTING)
-    ratios = summary.select(summary.ratio_table(data.lookups), **SEED_SETTING)
-    noise = summary.noise_table(summary.ratio_table(data.lookups))
-    out: dict[str, Any] = {}
-    for version in data.versions:
-        mine = table[table["version"] == version]
-        ratio = ratios[ratios["version"] == version].set_index("contender")
-        floor = summary.select(noise, version=version, **SEED_SETTING)
-        ranked = mine.sort_values("value", ascending=False)
-        top = ratio.loc[ranked["contender"].iloc[0]] if len(ranked) and ranked["contender"].iloc[0] in ratio.index else None
-        out[version] = {
-            "noise_floor": fmt(float(floor["floor"].iloc[0]), 3) if len(floor) else "n/a",
-            # The fastest contender, and whether its whole CI vs default lies above 1.
-            "fastest": ranked["contender"].iloc[0] if len(ranked) else None,
-            "fastest_beats_default": bool(top is not None and top["low"] > 1),
-            "contenders": [
-                {"contender": row.contender, "family": row.family, "rate": rate(row.value),
-                 "ci": f"[{rate(row.low)}, {rate(row.high)}]",
-                 "ratio": fmt(ratio.loc[row.contender, "value"]) if row.contender in ratio.index else "1.00",
-                 "ratio_ci": (interval(ratio.loc[row.contender, "low"], ratio.loc[row.contender, "high"])
-                              if row.contender in ratio.index else "")}
-                for row in mine.sort_values("value", ascending=False).itertuples()],
-        }
-    return out
-
-
-def footprint_numbers(data: summary.PkResults) -> dict[str, Any]:
-    table = summary.footprint_table(data.footprint)
-    table = table[table["layout"] == "multi"]
-    corpora = sorted(table["corpus"].unique())
-    out: dict[str, list] = {}
-    for version in data.versions:
-        mine = table[table["version"] == version]
-        rows = []
-        for contender in sorted(set(mine["contender"])):
-            cell = {"contender": contender}
-            for corpus in corpora:
-                for metric in ("heap", "mapped", "ram", "disk"):
-                    hit = mine[(mine["contender"] == contender) & (mine["corpus"] == corpus) & (mine["metric"] == metric)]
-                    cell[f"{metric}_{corpus}"] = fmt(float(hit["value"].iloc[0])) if len(hit) else "n/a"
-            rows.append(cell)
-        out[version] = rows
-    return out
-
-
-def reopen_numbers(data: summary.PkResults) -> dict[str, Any]:
-    table = summary.reopen_table(data.reopen)
-    return {version: [{"contender": r.contender, "median": fmt(r.value), "ci": interval(r.low, r.high),
-                       "p90": fmt(r.p90), "std": fmt(r.std)}
-                      for r in table[table["version"] == version].sort_values("value").itertuples()]
-            for version in data.versions}
-
-
-def crosscheck_numbers(data: summary.PkResults) -> list[dict[str, Any]]:
-    """Harness vs PlainLookupLoop alone, each as a ratio to the default of the same rounds."""
-    table = summary.crosscheck_table(data.lookups, data.plain)
-    return [{"version": r.version, "contender": r.contender, "harness": rate(r.harness_lookups_per_s),
-             "plain": rate(r.plain_lookups_per_s), "harness_range": f"{rate(r.harness_min)}–{rate(r.harness_max)}",
-             "plain_range": f"{rate(r.plain_min)}–{rate(r.plain_max)}", "harness_ratio": fmt(r.harness_ratio, 3),
-             "plain_ratio": fmt(r.plain_ratio, 3), "agreement": fmt(r.value, 3),
-             "ci": interval(r.low, r.high, 3), "within": r.within} for r in table.itertuples()]
-
-
-def jvm_spread(data: summary.PkResults) -> dict[str, Any] | None:
-    """The widest fastest/slowest ratio between one contender's plain-loop JVMs: the same loop, code, index
-    and flags in every one of them, so the spread is the JVMs' own."""
-    table = summary.crosscheck_table(data.lookups, data.plain)
-    if table.empty:
-        return None
-    spread = table["plain_max"] / table["plain_min"]
-    worst = table.loc[spread.idxmax()]
-    return {"version": worst["version"], "contender": worst["contender"], "low": rate(worst["plain_min"]),
-            "high": rate(worst["plain_max"]), "factor": fmt(float(spread.max()))}
-
-
-def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
-    """The mixed-JVM penalty: each contender's lookups/s in a JVM shared with the others ÷ alone."""
-    table = summary.mixed_table(data.lookups, data.mixed)
-    table = table[table["contender"] != summary.AA]
-    worst = table.loc[table["value"].idxmin()] if len(table) else None
-    return {"worst": None if worst is None else {"version": worst["version"], "contender": worst["contender"],
-                                                 "ratio": fmt(worst["value"]),
-                                                 "ci": interval(worst["low"], worst["high"])},
-            "below": int((table["high"] < 1).sum()), "above": int((table["low"] > 1).sum()), "total": len(table)}
-
-
-def provenance_rows(data: summary.PkResults) -> list[dict[str, Any]]:
-    rows = []
-    for version, m in data.manifests.items():
-        p = m["parameters"]
-        rows.append({
-            "version": version, "reported": m["lucene_version_reported"],
-            "jdk": f"{m['jdk']['vendor']} {m['jdk']['version']}", "flags": " ".join(m["jdk"]["flags"]),
-            "cpu": m["host"]["cpu_model"], "cores": m["host"]["cores"],
-            "ram": f"{m['host']['ram_bytes'] / 2**30:.1f} GiB", "kernel": m["host"]["kernel"],
-            "sha": m["git"]["sha"], "dirty": m["git"]["dirty"],
-            "corpora": [{"name": name, "docs": f"{c['docs']:,}", "sha256": c["sha256"]["docs.tsv"]}
-                        for name, c in sorted(m["corpora"].items())],
-            "parameters": (f"{p['rounds']} rounds of forks, iterations ≥ {p['iteration_ms']} ms, warm-up "
-                           f"{p['min_warmup']}–{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}; the "
-                           f"seed setting, first in a cold JVM, at least {p['seed_warmup_s']} s), "
-                           f"{p['measure_iterations']} measured iterations per fork, key files of "
-                           f"{p['key_batches']} × {p['batch_size']} keys, a segment flushed every "
-                           f"{p['segment_docs']:,} docs, {p['body_words']}-word bodies, plain loop "
-                           f"{p['plain']['warmup_s']} s warm-up + {p['plain']['measure_s']} s, seed {p['seed']}"),
-            "started": m["started"], "finished": m["finished"],
-        })
-    return rows
-
-
-def numbers(results: Path, versions: list[str], figures: Path, claims_file: Path) -> dict[str, Any]:
-    data = summary.load(results, versions)
-    claims = read_json(claims_file)
-    first = next(iter(data.manifests.values()))
-    p = first["parameters"]
-    crosscheck = crosscheck_numbers(data)
+def provenance_row(version: str, manifest: dict[str, Any]) -> dict[str, Any]:
+    """What a result manifest (:mod:`lrev.manifest`) says about where one version's results came from."""
+    m = manifest
     return {
-        "meta": {"scale": first["scale"], "docs": f"{p['docs']:,}", "uuid_docs": f"{p['uuid_docs']:,}",
-                 "versions": list(data.versions),
-                 "rounds": p["rounds"], "iteration_ms": p["iteration_ms"],
-                 "measure_iterations": p["measure_iterations"], "max_warmup": p["max_warmup"],
-                 "seed_warmup_s": p["seed_warmup_s"],
-                 "batch_size": f"{p['batch_size']:,}", "keys": f"{p['batch_size'] * p['key_batches']:,}",
-                 "converged_share": f"{summary.converged_share(data.lookups) * 100:.1f}%",
-                 "jit_share": f"{summary.jit_share(data.lookups) * 100:.2f}%",
-                 "jit_quiet_share": f"{JIT_QUIET_SHARE * 100:.0f}%",
-                 "stable_window": STABLE_WINDOW, "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
-                 "segments": segment_layout(results, first),
-                 "paper_docs": f"{config.load({'scale': 'paper'}).study('pk')['docs'] / 1e6:.1f} M",
-                 "git": provenance.git(), "built": provenance.now(),
-                 "reopen": p["reopen"], "reopen_rate": f"{p['reopen']['updates_per_reopen'] * 1000 // p['reopen']['interval_ms']:,}",
-                 "plain": p["plain"], "conditions": p["conditions"], "contenders": p["contenders"],
-                 "crosscheck_tolerance": f"{summary.CROSSCHECK_TOLERANCE * 100:.0f}%",
-                 "aa_tolerance": f"{summary.AA_TOLERANCE * 100:.0f}%"},
-        "claims": claims["claims"],
-        "claim_rows": claim_rows(claims),
-        "verdict_counts": {v: sum(r["verdict"] == v for r in claims["verdicts"])
-                           for v in ("holds", "fails", "inconclusive", "answer", "n/a")},
-        "lookups": lookups_numbers(data),
-        "footprint": footprint_numbers(data),
-        "reopen": reopen_numbers(data),
-        "crosscheck": crosscheck,
-        "crosscheck_within": sum(c["within"] for c in crosscheck),
-        "jvm_spread": jvm_spread(data),
-        "mixed": mixed_numbers(data),
-        "figures": {name: str((figures / "pk" / f"{name}.png").resolve()) for name in FIGURES},
-        "provenance": provenance_rows(data),
+        "version": version, "reported": m["lucene_version_reported"],
+        "jdk": f"{m['jdk']['vendor']} {m['jdk']['version']}", "flags": " ".join(m["jdk"]["flags"]),
+        "cpu": m["host"]["cpu_model"], "cores": m["host"]["cores"],
+        "ram": f"{m['host']['ram_bytes'] / 2**30:.1f} GiB", "kernel": m["host"]["kernel"],
+        "sha": m["git"]["sha"], "dirty": m["git"]["dirty"],
+        "corpora": [{"name": name, "docs": f"{c['docs']:,}", "sha256": c["sha256"]["docs.tsv"]}
+                    for name, c in sorted(m["corpora"].items())],
+        "started": m["started"], "finished": m["finished"],
     }
 
 
-def segment_layout(results: Path, manifest: dict[str, Any]) -> str:
-    """Segment sizes of the seed setting's multi-segment index, as its index manifest records them."""
-    index = (results.parent / "indexes" / "pk" / manifest["lucene_version"] / layout.SEED_SETTING["corpus"]
-             / "manifest.json")
-    built = read_json(index)["indexes"]
-    sizes = next(r["segment_docs"] for r in built if r["contender"] == "default" and r["layout"] == "multi")
-    return ", ".join(f"{int(n):,}" for n in sizes.split(","))
+def study_numbers(name: str, results: Path, versions: list[str], figures: Path, claims_file: Path) -> dict[str, Any]:
+    """One study's numbers: its plug-in's, plus its claims and verdicts, judged on its own versions."""
+    claims = read_json(claims_file)
+    if claims["study"] != name:
+        raise ValueError(f"{claims_file} holds the claims of study '{claims['study']}', not '{name}'")
+    return {
+        **studies.get(name).numbers(results, versions, figures, claims),
+        "versions": claims["versions"],
+        "claims": claims["claims"],
+        "claim_rows": claim_rows(claims),
+        "verdict_counts": {v: sum(r["verdict"] == v for r in claims["verdicts"]) for v in VERDICT_ORDER},
+    }
 
 
 def compile_pdf(numbers_file: Path, out: Path) -> None:
@@ -229,16 +90,31 @@ def compile_pdf(numbers_file: Path, out: Path) -> None:
         typst.compile(str(SOURCE), output=str(tmp), root="/", sys_inputs={"numbers": str(numbers_file.resolve())})
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--results", type=Path, required=True)
-    ap.add_argument("--versions", nargs="+", required=True)
-    ap.add_argument("--figures", type=Path, required=True)
-    ap.add_argument("--claims", type=Path, required=True)
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
+    sub = ap.add_subparsers(dest="command", required=True)
+    one = sub.add_parser("study", help="one study's numbers")
+    one.add_argument("name")
+    one.add_argument("--results", type=Path, required=True)
+    one.add_argument("--versions", nargs="+", required=True)
+    one.add_argument("--figures", type=Path, required=True, help="the study's figure folder")
+    one.add_argument("--claims", type=Path, required=True)
+    one.add_argument("--out", type=Path, required=True)
+    whole = sub.add_parser("compile", help="the paper, from the studies' numbers")
+    whole.add_argument("--scale", required=True)
+    whole.add_argument("--study", nargs=2, action="append", required=True, metavar=("NAME", "NUMBERS"))
+    whole.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args(argv)
+    if a.command == "study":
+        write_json(a.out, stats.json_safe(study_numbers(a.name, a.results, a.versions, a.figures, a.claims)))
+        return
     numbers_file = a.out.with_name("numbers.json")
-    write_json(numbers_file, stats.json_safe(numbers(a.results, a.versions, a.figures, a.claims)))
+    write_json(numbers_file, {
+        "meta": {"scale": a.scale, "git": provenance.git(), "built": provenance.now(),
+                 "confidence": f"{stats.CONFIDENCE * 100:.0f}%"},
+        "order": [name for name, _ in a.study],
+        "studies": {name: read_json(path) for name, path in a.study},
+    })
     compile_pdf(numbers_file, a.out)
 
 

@@ -274,6 +274,18 @@ def hierarchical_location(
     return Estimate(value, low, high, n)
 
 
+def noise_floor(low: float, high: float) -> float:
+    """Symmetric A/A noise factor f >= 1 from an A/A ratio's CI: ratios inside [1/f, f] are
+    indistinguishable from noise.
+
+    Taken from the CI's farther bound, so it covers both the sampling noise and any systematic bias
+    between two JVMs measuring the same thing.
+    """
+    if math.isnan(low) or math.isnan(high):
+        return math.nan
+    return float(math.exp(max(abs(math.log(low)), abs(math.log(high)))))
+
+
 def spread(x: Sequence[float] | np.ndarray) -> Spread:
     """Median, 90th percentile and sample standard deviation (NaN std for n<2)."""
     x = _clean(x)

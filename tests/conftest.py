@@ -22,18 +22,17 @@ def load_recipe(name: str):
     return module
 
 
-@pytest.fixture(scope="session")
-def pk_corpus_recipe():
-    return load_recipe("pk_corpus")
-
-
-@pytest.fixture(scope="session")
-def smoke_run(tmp_path_factory):
-    """The whole pipeline at smoke scale in a temporary output folder, run once per session; then a dry
-    run of the same command. Returns (scale root, first run, dry run)."""
-    outdir = tmp_path_factory.mktemp("runs")
-    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--config", "scale=smoke", f"outdir={outdir}"]
+def run_smoke(outdir: Path, *config: str) -> tuple[Path, subprocess.CompletedProcess, subprocess.CompletedProcess]:
+    """The whole pipeline at smoke scale in ``outdir`` (with extra ``--config`` values), then a dry run of
+    the same command. Returns (scale root, first run, dry run)."""
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--config", "scale=smoke", f"outdir={outdir}", *config]
     first = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr[-4000:]
     second = subprocess.run(cmd + ["--dry-run"], cwd=REPO, capture_output=True, text=True)
     return outdir / "smoke", first, second
+
+
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory):
+    """The pipeline as configured (its default studies), at smoke scale, once per session."""
+    return run_smoke(tmp_path_factory.mktemp("runs"))

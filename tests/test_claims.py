@@ -13,6 +13,7 @@ import pandas as pd
 from lrev import claims, config, rounds, stats
 from lrev.config import REPO
 from lrev.pk import summary
+from lrev.tables import select
 
 REGISTRY = REPO / "claims" / "pk.yaml"
 VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
@@ -56,6 +57,19 @@ def test_registry_must_cover_every_version():
     registry = yaml.safe_load(REGISTRY.read_text())
     registry["claims"][0]["not_applicable"].pop("10.5.1")
     with pytest.raises(claims.RegistryError, match="pk-1.*10.5.1"):
+        claims.validate(registry)
+
+
+def test_registry_quantity_must_be_one_of_its_studys():
+    registry = yaml.safe_load(REGISTRY.read_text())
+    registry["claims"][0]["parts"][0]["quantity"] = "hits_per_s"
+    with pytest.raises(claims.RegistryError, match="pk-1.*hits_per_s.*lookups_per_s"):
+        claims.validate(registry)
+
+
+def test_registry_of_an_unknown_study_is_refused():
+    registry = {**yaml.safe_load(REGISTRY.read_text()), "study": "nosuch"}
+    with pytest.raises(claims.RegistryError, match="nosuch"):
         claims.validate(registry)
 
 
@@ -133,3 +147,31 @@ def test_two_forks_of_one_side_in_a_round_is_an_error(results):
     doubled = pd.concat([lookups, extra.assign(fork="alone-FST50-again")], ignore_index=True)
     with pytest.raises(rounds.PairingError, match="round 0 holds 2 forks"):
         _pk3_speed(_with(results, "lookups", doubled))
+
+
+def _cross_version_registry(b_version):
+    registry = claims.load_registry(REGISTRY)
+    seed = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
+    part = {"label": "10.5.1 ÷ another release", "quantity": "lookups_per_s", "where": seed,
+            "a": {"contender": "default"}, "b": {"contender": "default", "version": b_version},
+            "expect": {"direction": "greater", "value": 0.0}, "versions": ["10.5.1"]}
+    claim = {**registry["claims"][0], "id": "x-1", "parts": [part],
+             "not_applicable": {v: "not judged here" for v in registry["versions"] if v != "10.5.1"}}
+    return {**registry, "claims": [claim]}
+
+
+def test_a_side_may_read_another_versions_results(results):
+    registry = _cross_version_registry("9.12.3")
+    row = next(v for v in claims.evaluate(registry, results)["verdicts"] if v["version"] == "10.5.1")
+    part = row["parts"][0]
+    assert (part["version_a"], part["version_b"]) == ("10.5.1", "9.12.3")
+    lookups = results.lookups
+    seed = dict(contender="default", corpus="seq", layout="multi", miss_rate=0.0, threads=1)
+    expected = rounds.ratio(select(lookups, version="10.5.1", **seed), select(lookups, version="9.12.3", **seed),
+                            "lookups_per_s")
+    assert part["value"] == pytest.approx(expected.value)
+
+
+def test_a_side_of_an_unknown_version_is_refused():
+    with pytest.raises(claims.RegistryError, match="x-1.*unknown version: 1.2.3"):
+        claims.validate(_cross_version_registry("1.2.3"))

@@ -30,6 +30,9 @@ def test_study_values_override_the_scale():
     ({"pk": {"docs": 0}}, "pk.docs"),
     ({"pk": {"docs": -5}}, "pk.docs"),
     ({"studies": ["pq"]}, "pq"),
+    ({"studies": []}, "studies"),
+    ({"pq": {"docs": 1}}, "'pq'"),
+    ({"scales": {"smoke": {"pq": {}}}}, "scales.smoke.pq"),
     ({"pk": {"dcos": 10}}, "dcos"),
     ({"sclae": "smoke"}, "sclae"),
     ({"scale": "huge"}, "huge"),
@@ -55,13 +58,13 @@ def test_merge_is_recursive_and_leaves_inputs_alone():
     assert base["a"]["c"]["d"] == 2
 
 
-@pytest.mark.parametrize("option", ["pk={docs: 0}", "studies=[pq]", "pk={versions: ['4.10.5']}", "pk={dcos: 1}",
-                                    'pk={contenders: {"9.12.3": [default, NoSuchFormat]}}'])
-def test_snakemake_stops_fast_and_writes_nothing(tmp_path, option):
+@pytest.mark.parametrize("options", [["pk={docs: 0}"], ["studies=[pq]"], ["pk={versions: ['4.10.5']}"],
+                                     ["pk={dcos: 1}"], ['pk={contenders: {"9.12.3": [default, NoSuchFormat]}}']])
+def test_snakemake_stops_fast_and_writes_nothing(tmp_path, options):
     started = time.monotonic()
     # A real run, not a dry run: if validation let the value through, work would start (and time out).
     done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1",
-                           "--config", f"outdir={tmp_path}", option],
+                           "--config", f"outdir={tmp_path}", *options],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "config error at" in done.stderr + done.stdout

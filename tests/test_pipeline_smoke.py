@@ -60,7 +60,7 @@ def test_every_version_has_results_with_provenance(smoke_run):
 
 def test_claims_judge_exactly_the_configured_versions(smoke_run):
     root, _, _ = smoke_run
-    claims = json.loads((root / "results" / "claims.json").read_text())
+    claims = json.loads((root / "results" / "pk" / "claims.json").read_text())
     configured = config.load({"scale": "smoke"}).study("pk")["versions"]
     assert claims["versions"] == configured
     cells = {(v["claim"], v["version"]) for v in claims["verdicts"]}

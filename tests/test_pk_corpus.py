@@ -10,7 +10,14 @@ import pytest
 from lrev.config import REPO
 from lrev.io import ChecksumError, read_json, sha256_file, verify
 
+from conftest import load_recipe
+
 ARGS = dict(docs=3000, seed=7, body_words=12, batch_size=100, key_batches=5, miss_rates=[0.0, 0.1])
+
+
+@pytest.fixture(scope="module")
+def pk_corpus_recipe():
+    return load_recipe("pk_corpus")
 
 
 def rows(path):

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from lrev import claims, config, paper
 from lrev.config import REPO
 from lrev.io import write_json
-from lrev.pk import figures, summary
+from lrev.pk import figures, numbers as pk_numbers, summary
 
 VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
 
@@ -20,7 +21,7 @@ def built(smoke_run, tmp_path_factory):
     written = figures.write_all(results, VERSIONS, root / "figures" / "pk")
     verdicts = claims.evaluate(claims.load_registry(REPO / "claims" / "pk.yaml"), summary.load(results, VERSIONS))
     write_json(root / "claims.json", verdicts)
-    numbers = paper.numbers(results, VERSIONS, root / "figures", root / "claims.json")
+    numbers = paper.study_numbers("pk", results, VERSIONS, root / "figures" / "pk", root / "claims.json")
     return root, written, numbers
 
 
@@ -35,7 +36,8 @@ def test_every_declared_figure_is_written(built):
 def test_numbers_cover_every_version_and_claim(built):
     _, _, numbers = built
     assert list(numbers["lookups"]) == list(VERSIONS)
-    assert len(numbers["claim_rows"]) == 7 * len(VERSIONS)
+    assert len(numbers["claim_rows"]) == 7 * len(VERSIONS) and numbers["versions"] == list(VERSIONS)
+    assert all(Path(f).is_file() for f in numbers["figures"].values())
     assert {p["version"] for p in numbers["provenance"]} == set(VERSIONS)
     # Every plain-loop contender of every version is cross-checked, the A/A included.
     assert {(c["version"], c["contender"]) for c in numbers["crosscheck"]} >= {(v, "default-aa") for v in VERSIONS}
@@ -61,6 +63,14 @@ def test_a_changed_result_file_is_refused(smoke_run, tmp_path):
         summary.load(results, VERSIONS[:1])
 
 
+def test_numbers_refuse_another_studys_claims(built, tmp_path):
+    root, _, _ = built
+    other = json.loads((root / "claims.json").read_text())
+    write_json(tmp_path / "claims.json", {**other, "study": "another"})
+    with pytest.raises(ValueError, match="another"):
+        paper.study_numbers("pk", root, VERSIONS, root / "figures" / "pk", tmp_path / "claims.json")
+
+
 def test_formatting_helpers():
-    assert paper.rate(509_000) == "509 K" and paper.rate(1_190_000) == "1.19 M"
+    assert pk_numbers.rate(509_000) == "509 K" and pk_numbers.rate(1_190_000) == "1.19 M"
     assert paper.fmt(float("nan")) == "n/a" and paper.interval(1.0, 2.5) == "[1.00, 2.50]"

@@ -68,7 +68,7 @@ def engine_available(version: str, extra_classpath: Sequence[str] = ()) -> list[
     """
     from lrev import engine, jdk
 
-    classpath = [*extra_classpath, *engine.classpath(version)]  # raises FileNotFoundError if not built
+    classpath = [*extra_classpath, *engine.classpath("pk", version)]  # raises FileNotFoundError if not built
     java = jdk.find_jdk() / "bin" / "java"
     cmd = [str(java), "--enable-native-access=ALL-UNNAMED", "-cp", ":".join(classpath), MAIN_CLASS]
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -77,7 +77,7 @@ def engine_available(version: str, extra_classpath: Sequence[str] = ()) -> list[
         hint = ""
         if "Main method not found" in detail or "main method" in detail.lower():
             hint = (f"\nthe engine for Lucene {version} predates PkContenders.main; rebuild it: "
-                    f"python -m lrev.engine build {version}")
+                    f"python -m lrev.engine build pk {version}")
         raise RuntimeError(f"{MAIN_CLASS} failed on Lucene {version} (exit {proc.returncode}): {detail}{hint}")
     names = [line.strip() for line in proc.stdout.splitlines() if line.strip()]
     if not names:

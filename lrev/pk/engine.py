@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import jpype
 import pandas as pd
@@ -45,21 +45,9 @@ class LookupSpec:
     seed: int
 
 
-def _java_spec(class_name: str, spec: object) -> object:
-    """The Java spec class with each dataclass field copied to its camelCase public field."""
-    java = _pk(class_name)()
-    for f in fields(spec):
-        value = getattr(spec, f.name)
-        if isinstance(value, list):
-            value = bridge.java_ints(value) if all(isinstance(v, int) for v in value) else bridge.java_strings(value)
-        head, *rest = f.name.split("_")
-        setattr(java, head + "".join(w.capitalize() for w in rest), value)
-    return java
-
-
 def lookups(spec: LookupSpec) -> pd.DataFrame:
     with bridge.progress("lookups") as progress:
-        return bridge.frame(_pk("PkLookupBench").run(_java_spec("PkLookupSpec", spec), progress))
+        return bridge.frame(_pk("PkLookupBench").run(bridge.java_spec(_pk("PkLookupSpec")(), spec), progress))
 
 
 def footprint(contenders: list[str], index_paths: list[str], keys_tsv: str) -> pd.DataFrame:
@@ -85,4 +73,4 @@ class ReopenSpec:
 
 def reopen(spec: ReopenSpec) -> pd.DataFrame:
     with bridge.progress("reopen") as progress:
-        return bridge.frame(_pk("PkReopenBench").run(_java_spec("PkReopenSpec", spec), progress))
+        return bridge.frame(_pk("PkReopenBench").run(bridge.java_spec(_pk("PkReopenSpec")(), spec), progress))

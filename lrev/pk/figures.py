@@ -17,22 +17,19 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import matplotlib
+import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter
+import numpy as np
+import pandas as pd
+import seaborn as sns
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
-
-from lrev import io  # noqa: E402
-from lrev.config import version_key  # noqa: E402
-from lrev.pk import layout, summary  # noqa: E402
+from lrev import plots
+from lrev.config import version_key
+from lrev.pk import layout, summary
+from lrev.tables import select
 
 FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads", "pk_mixed")
 """Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
-FORMATS = ("pdf", "png")
 
 FAMILY_ORDER = ("default", "Pulsing41", "Memory", "FST", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit",
                 "GlobalPkMap")
@@ -105,12 +102,12 @@ def _legend(fig: plt.Figure, ax: plt.Axes) -> None:
 
 
 def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame[frame["contender"] != summary.AA]
+    return frame[frame["contender"] != layout.AA]
 
 
 def lookups_figure(data: summary.PkResults) -> plt.Figure:
     """Mean lookups/s per family and version (95% CI), seed setting, per corpus."""
-    table = summary.lookups_table(_no_aa(summary.select(data.lookups, **SEED_SETTING)))
+    table = summary.lookups_table(_no_aa(select(data.lookups, **SEED_SETTING)))
     corpora = sorted(table["corpus"].unique())
     fig, axes = _grid(["all"], corpora)
     palette = _palette(table["family"])
@@ -124,7 +121,7 @@ def lookups_figure(data: summary.PkResults) -> plt.Figure:
 
 def ratio_figure(data: summary.PkResults) -> plt.Figure:
     """Paired lookups/s ratio vs default (log axis) by corpus and layout; grey band = A/A noise."""
-    lookups = summary.select(data.lookups, miss_rate=0.0, threads=1)
+    lookups = select(data.lookups, miss_rate=0.0, threads=1)
     ratios = summary.ratio_table(lookups)
     noise = summary.noise_table(ratios)
     corpora, layouts = sorted(ratios["corpus"].unique()), sorted(ratios["layout"].unique(), reverse=True)
@@ -154,7 +151,7 @@ BYTES_METRICS = {"heap": "heap", "ram": "RAM (heap + resident mapped)", "disk": 
 
 def bytes_figure(data: summary.PkResults) -> plt.Figure:
     """Heap, RAM and disk bytes/doc of the id field (mean over forks, 95% CI), seq vs uuid ids."""
-    table = _no_aa(summary.footprint_table(summary.select(data.footprint, layout="multi")))
+    table = _no_aa(summary.footprint_table(select(data.footprint, layout="multi")))
     table = table[table["metric"].isin(list(BYTES_METRICS))]
     corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
@@ -192,7 +189,7 @@ def reopen_figure(data: summary.PkResults) -> plt.Figure:
 
 def threads_figure(data: summary.PkResults) -> plt.Figure:
     """Throughput at 2 threads ÷ 1 thread, paired by round (95% CI); dashed line: linear scaling (2×)."""
-    lookups = _no_aa(summary.select(data.lookups, layout="multi", miss_rate=0.0))
+    lookups = _no_aa(select(data.lookups, layout="multi", miss_rate=0.0))
     table = summary.scaling_table(lookups)
     corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
@@ -232,22 +229,10 @@ BUILDERS: dict[str, Callable[[summary.PkResults], plt.Figure]] = {
 assert tuple(BUILDERS) == FIGURES
 
 
-def save(fig: plt.Figure, out: Path, name: str) -> list[Path]:
-    """Write ``name`` in every FORMAT atomically; PDFs without a creation date, so reruns are byte-stable."""
-    written = []
-    for fmt in FORMATS:
-        target = out / f"{name}.{fmt}"
-        with io.atomic_path(target, suffix=f".{fmt}") as tmp:
-            fig.savefig(tmp, format=fmt, dpi=200, metadata={"CreationDate": None} if fmt == "pdf" else None)
-        written.append(target)
-    plt.close(fig)
-    return written
-
-
 def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
     data = summary.load(results, versions)
-    sns.set_theme(context="paper", style="whitegrid")
-    return [path for name in FIGURES for path in save(BUILDERS[name](data), out, name)]
+    theme()
+    return [path for name in FIGURES for path in plots.save(BUILDERS[name](data), out, name)]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -256,6 +241,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--versions", nargs="+", required=True, help="the configured versions")
     parser.add_argument("--out", type=Path, required=True, help="figure directory")
     args = parser.parse_args(argv)
+    matplotlib.use("Agg")  # files only, whatever display there is
     write_all(args.results, args.versions, args.out)
 
 

@@ -21,8 +21,8 @@ from lrev.io import read_json, sha256_file, verify, write_parquet
 from lrev.pk import layout, plain, results
 
 #: Code a fork runs: a change to any of it makes earlier fork outputs stale.
-CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/pk/engine.py", "lrev/pk/tasks.py", "lrev/pk/plain.py",
-        "lrev/pk/layout.py", "lrev/pk/forks.py")
+CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/pk/engine.py", "lrev/pk/tasks.py",
+        "lrev/pk/plain.py", "lrev/pk/layout.py", "lrev/pk/forks.py")
 
 
 def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:
@@ -37,7 +37,7 @@ def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:
 def fingerprint(version: str, pk: dict[str, Any]) -> str:
     """Settings, engine and fork code: outputs made under another fingerprint are not resumed."""
     digest = hashlib.sha256(json.dumps(pk, sort_keys=True).encode())
-    for path in (Path(engine.classpath(version)[0]), *(REPO / c for c in CODE)):
+    for path in (Path(engine.classpath("pk", version)[0]), *(REPO / c for c in CODE)):
         digest.update(sha256_file(path).encode())
     return digest.hexdigest()
 

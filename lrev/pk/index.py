@@ -35,7 +35,7 @@ def main() -> None:
     a = ap.parse_args()
     corpus = read_json(a.corpus / "manifest.json")
     verify(a.corpus / "manifest.json", corpus["sha256"])
-    flags = bridge.start(a.version)
+    flags = bridge.start(a.version, "pk")
     started = provenance.now()
     with atomic_dir(a.out) as tmp:
         built = engine.build_indexes(str(a.corpus / "docs.tsv"), str(tmp), a.contenders, a.segment_docs, a.merged)

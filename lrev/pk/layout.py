@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from lrev import studies
+
 #: Contenders that are lookup strategies over another contender's index, not formats of their own.
 INDEX_OF = {"GlobalPkMap": "default"}
 #: The index without an id field; subtracting it attributes bytes to the id field.
@@ -40,7 +42,7 @@ def index_path(root: Path, version: str, corpus: str, contender: str, layout: st
 
 
 def results_dir(root: Path, version: str) -> Path:
-    return Path(root) / "results" / "pk" / version
+    return studies.results_dir(root, "pk", version)
 
 
 def corpus_docs(pk: dict[str, Any], corpus: str) -> int:

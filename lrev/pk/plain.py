@@ -25,7 +25,7 @@ def expected_hits(keys_tsv: Path) -> tuple[int, int]:
 def run(version: str, index: Path, keys_tsv: Path, warmup_s: float, measure_s: float, batch_size: int) -> pd.DataFrame:
     """One timed run of the plain loop (warm-up until the JIT settles, at least ``warmup_s``); its hits are
     checked against the keys file before it counts."""
-    cmd = bridge.java_command(version, MAIN, [str(index), str(keys_tsv), str(warmup_s), str(measure_s),
+    cmd = bridge.java_command(version, "pk", MAIN, [str(index), str(keys_tsv), str(warmup_s), str(measure_s),
                                               str(batch_size)])
     done = subprocess.run(cmd, capture_output=True, text=True)
     match = _LINE.search(done.stdout)

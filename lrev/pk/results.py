@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lrev import fork, provenance
-from lrev.io import read_json, sha256_file, write_json, write_parquet
+from lrev import fork, manifest
+from lrev.io import read_json
 from lrev.pk import layout
 
 TABLES = ("lookups", "mixed", "plain", "footprint", "reopen")
@@ -111,19 +111,6 @@ def footprint(frame: pd.DataFrame, pk: dict[str, Any]) -> pd.DataFrame:
 def write(root: Path, version: str, scale: str, pk: dict[str, Any], tables: dict[str, pd.DataFrame],
           jvm: dict[str, Any], started: str) -> Path:
     """Write the tables, then the manifest last: a complete manifest means a complete result."""
-    out = layout.results_dir(root, version)
     corpora = {c: read_json(layout.corpus_dir(root, c) / "manifest.json") for c in layout.corpora(pk)}
-    for name, table in tables.items():
-        write_parquet(out / f"{name}.parquet", table)
-    write_json(out / "manifest.json", {
-        "study": "pk", "scale": scale, "lucene_version": version,
-        "lucene_version_reported": jvm["lucene_version"],
-        "jdk": {"home": jvm["java_home"], "version": jvm["java_version"], "vendor": jvm["java_vendor"],
-                "flags": jvm["flags"], "jvm_arguments": jvm["jvm_arguments"]},
-        "host": provenance.host(), "git": provenance.git(),
-        "corpora": {c: {"sha256": m["sha256"], "docs": m["docs"], "synthetic": m["synthetic"],
-                        "recipe": m["recipe"], "parameters": m["parameters"]} for c, m in corpora.items()},
-        "sha256": {f"{name}.parquet": sha256_file(out / f"{name}.parquet") for name in tables},
-        "parameters": pk, "started": started, "finished": provenance.now(),
-    })
-    return out
+    return manifest.write(layout.results_dir(root, version), study="pk", scale=scale, version=version, tables=tables,
+                          jvm=jvm, corpora=corpora, parameters=pk, started=started)

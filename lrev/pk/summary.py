@@ -1,8 +1,9 @@
 """Tidy summary tables of the `pk` (primary-key lookup) study results.
 
 Reads RESULTS/pk/<version>/*.parquet and manifest.json for the configured versions only, after
-checking each table against the sha256 its manifest recorded. Only ``phase == "measure"`` samples
-are analysed: warm-up iterations exist to reach a JIT-stable state and would bias every statistic.
+checking each table against the sha256 its manifest recorded (:mod:`lrev.manifest`). Only
+``phase == "measure"`` samples are analysed: warm-up iterations exist to reach a JIT-stable state and
+would bias every statistic.
 
 Statistical unit: the fork. Every contender runs alone in one JVM per round; a fork's iterations
 are its samples. Comparisons between contenders, conditions or thread counts pair by round
@@ -21,19 +22,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from lrev import rounds, stats
-from lrev.config import version_key
-from lrev.io import read_json, verify
+from lrev import manifest, rounds, stats
 from lrev.pk import layout
 from lrev.pk.results import TABLES
+from lrev.pk.study import AA, BASELINE, CONDITION, FOOTPRINT_CONDITION
+from lrev.tables import by_version, estimate_columns, select
 
 STUDY = "pk"
-BASELINE = "default"
-AA = layout.AA
-"""The A/A contender: the default format again, in JVMs of its own."""
-
-CONDITION = ("corpus", "layout", "miss_rate", "threads")
-FOOTPRINT_CONDITION = ("corpus", "layout")
 FOOTPRINT_METRICS = ("heap", "mapped", "ram", "disk")
 #: Agreement asked of the harness's ratio to the default with the plain loop's, and of the A/A ratio with 1.
 CROSSCHECK_TOLERANCE = 0.10
@@ -58,32 +53,8 @@ class PkResults:
 
 def load(results: str | Path, versions: Sequence[str]) -> PkResults:
     """Load the given versions' results (oldest first); a missing or altered one is an error naming its file."""
-    base = Path(results) / STUDY
-    ordered = sorted(versions, key=version_key)
-    manifests = {}
-    for version in ordered:
-        path = base / version / "manifest.json"
-        if not path.is_file():
-            raise FileNotFoundError(f"no {STUDY} results for Lucene {version}: {path} is missing")
-        manifests[version] = read_json(path)
-        verify(path, manifests[version]["sha256"])
-
-    def read(name: str) -> pd.DataFrame:
-        frame = pd.concat([pd.read_parquet(base / v / f"{name}.parquet") for v in ordered], ignore_index=True)
-        return frame[frame["phase"] == "measure"].reset_index(drop=True) if "phase" in frame else frame
-
-    return PkResults(**{name: read(name) for name in TABLES}, manifests=manifests)
-
-
-def _estimate_columns(est: stats.Estimate) -> dict[str, float | int]:
-    return {"value": est.value, "low": est.low, "high": est.high, "n": est.n}
-
-
-def _ordered(frame: pd.DataFrame) -> pd.DataFrame:
-    """Sort rows by numeric version so tables and figures read oldest→newest."""
-    if frame.empty:
-        return frame
-    return frame.sort_values("version", key=lambda s: s.map(version_key), kind="stable").reset_index(drop=True)
+    frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES)
+    return PkResults(**frames, manifests=manifests)
 
 
 def converged_share(lookups: pd.DataFrame) -> float:
@@ -103,10 +74,10 @@ def lookups_table(lookups: pd.DataFrame) -> pd.DataFrame:
     keys = ["version", "contender", "family", *CONDITION]
     for key, group in lookups.groupby(keys, sort=True):
         sp = stats.spread(group["lookups_per_s"].to_numpy())
-        rows.append({**dict(zip(keys, key)), **_estimate_columns(rounds.location(group, "lookups_per_s")),
+        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "lookups_per_s")),
                      "median": sp.median, "p90": sp.p90, "std": sp.std,
                      "stable_fraction": float(group["stable"].mean())})
-    return _ordered(pd.DataFrame(rows))
+    return by_version(pd.DataFrame(rows))
 
 
 def ratio_table(lookups: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame:
@@ -124,26 +95,15 @@ def ratio_table(lookups: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame
             if contender == baseline:
                 continue
             rows.append({**dict(zip(["version", *CONDITION], key)), "contender": contender, "family": fam,
-                         **_estimate_columns(rounds.ratio(mine, base, "lookups_per_s")),
+                         **estimate_columns(rounds.ratio(mine, base, "lookups_per_s")),
                          "stable": bool(mine["stable"].all() and base["stable"].all())})
-    return _ordered(pd.DataFrame(rows))
-
-
-def noise_floor(low: float, high: float) -> float:
-    """Symmetric A/A noise factor f >= 1: ratios inside [1/f, f] are indistinguishable from noise.
-
-    Taken from the A/A CI's farther bound, so it covers both the sampling noise and any systematic
-    bias between two JVMs measuring the same index.
-    """
-    if math.isnan(low) or math.isnan(high):
-        return math.nan
-    return float(math.exp(max(abs(math.log(low)), abs(math.log(high)))))
+    return by_version(pd.DataFrame(rows))
 
 
 def noise_table(ratios: pd.DataFrame) -> pd.DataFrame:
     """A/A rows of :func:`ratio_table` with their noise factor ``floor``."""
     aa = ratios[ratios["contender"] == AA].copy()
-    aa["floor"] = [noise_floor(lo, hi) for lo, hi in zip(aa["low"], aa["high"])]
+    aa["floor"] = [stats.noise_floor(lo, hi) for lo, hi in zip(aa["low"], aa["high"])]
     return aa.reset_index(drop=True)
 
 
@@ -158,8 +118,8 @@ def footprint_table(footprint: pd.DataFrame) -> pd.DataFrame:
             valid = group[group[column].notna()]
             if len(valid):
                 rows.append({**dict(zip(keys, key)), "metric": metric,
-                             **_estimate_columns(rounds.location(valid, column))})
-    return _ordered(pd.DataFrame(rows))
+                             **estimate_columns(rounds.location(valid, column))})
+    return by_version(pd.DataFrame(rows))
 
 
 def reopen_table(reopen: pd.DataFrame) -> pd.DataFrame:
@@ -169,9 +129,9 @@ def reopen_table(reopen: pd.DataFrame) -> pd.DataFrame:
     keys = ["version", "contender", "family", "corpus"]
     for key, group in reopen.groupby(keys, sort=True):
         sp = stats.spread(group["reopen_ms"].to_numpy())
-        rows.append({**dict(zip(keys, key)), **_estimate_columns(rounds.location(group, "reopen_ms", "median")),
+        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "reopen_ms", "median")),
                      "p90": sp.p90, "std": sp.std})
-    return _ordered(pd.DataFrame(rows))
+    return by_version(pd.DataFrame(rows))
 
 
 def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
@@ -181,8 +141,8 @@ def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
     for key, group in lookups.groupby(keys, sort=True):
         if {1, 2} <= set(group["threads"]):
             est = rounds.ratio(group[group["threads"] == 2], group[group["threads"] == 1], "lookups_per_s")
-            rows.append({**dict(zip(keys, key)), **_estimate_columns(est)})
-    return _ordered(pd.DataFrame(rows))
+            rows.append({**dict(zip(keys, key)), **estimate_columns(est)})
+    return by_version(pd.DataFrame(rows))
 
 
 def seed_setting(frame: pd.DataFrame) -> pd.DataFrame:
@@ -197,8 +157,8 @@ def mixed_table(lookups: pd.DataFrame, mixed: pd.DataFrame) -> pd.DataFrame:
     for (version, contender, fam), mine in shared.groupby(["version", "contender", "family"], sort=True):
         own = alone[(alone["version"] == version) & (alone["contender"] == contender)]
         rows.append({"version": version, "contender": contender, "family": fam,
-                     **_estimate_columns(rounds.ratio(mine, own, "lookups_per_s"))})
-    return _ordered(pd.DataFrame(rows))
+                     **estimate_columns(rounds.ratio(mine, own, "lookups_per_s"))})
+    return by_version(pd.DataFrame(rows))
 
 
 def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame:
@@ -231,17 +191,8 @@ def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame
                          "plain_min": p_forks.min(), "plain_max": p_forks.max(),
                          "harness_ratio": harness.value, "harness_low": harness.low, "harness_high": harness.high,
                          "plain_ratio": plain_ratio.value, "plain_low": plain_ratio.low,
-                         "plain_high": plain_ratio.high, **_estimate_columns(agreement),
+                         "plain_high": plain_ratio.high, **estimate_columns(agreement),
                          "tolerance": tolerance,
                          "within": bool(abs(agreement.value - 1) <= CROSSCHECK_TOLERANCE
                                         and (contender != AA or abs(harness.value - 1) <= AA_TOLERANCE))})
-    return _ordered(pd.DataFrame(rows))
-
-
-def select(frame: pd.DataFrame, **where: object) -> pd.DataFrame:
-    """Rows matching all ``column == value`` conditions (float-safe for miss_rate)."""
-    mask = np.ones(len(frame), dtype=bool)
-    for column, value in where.items():
-        col = frame[column]
-        mask &= np.isclose(col.to_numpy(dtype=float), float(value)) if isinstance(value, float) else (col == value).to_numpy()
-    return frame[mask]
+    return by_version(pd.DataFrame(rows))

@@ -1,26 +1,22 @@
-# The Java engine, built by Maven once per Lucene version: shared sources plus that major's shim.
-from lrev.config import major
-
-ENGINE_SHARED = sorted(str(p) for p in Path("engine/src/main").rglob("*") if p.is_file())
-
-
-def engine_sources(wildcards):
-    shim = Path(f"engine/shims/lucene{major(wildcards.version)}")
-    return ["engine/pom.xml", *ENGINE_SHARED, *sorted(str(p) for p in shim.rglob("*") if p.is_file())]
+# The Java engine, built by Maven once per study and Lucene version: the core, that major's shim and the
+# study's own sources (lrev/engine.py). A study's jobs depend on its own jar only.
+from lrev import engine as lrengine
 
 
-def engine_of(version):
-    return {"jar": f"build/engine/{version}/engine.jar", "classpath": f"build/engine/{version}/classpath.txt"}
+def engine_of(study, version):
+    return {"jar": f"build/engine/{study}/{version}/engine.jar",
+            "classpath": f"build/engine/{study}/{version}/classpath.txt"}
 
 
 rule engine:
     input:
-        engine_sources,
+        lambda w: lrengine.sources(w.study, w.version),
     output:
-        **engine_of("{version}"),
+        **engine_of("{study}", "{version}"),
     wildcard_constraints:
+        study=r"[a-z][a-z0-9_]*",
         version=r"\d+\.\d+\.\d+",
     log:
-        "build/engine/logs/{version}.log",
+        "build/engine/logs/{study}-{version}.log",
     shell:
-        "{PY} -m lrev.engine build {wildcards.version} > {log} 2>&1 || (tail -40 {log} >&2; exit 1)"
+        "{PY} -m lrev.engine build {wildcards.study} {wildcards.version} > {log} 2>&1 || (tail -40 {log} >&2; exit 1)"

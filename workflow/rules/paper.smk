@@ -1,46 +1,57 @@
-# Figures, claim verdicts and the paper, from the studies' result files only.
-from lrev.pk.figures import FIGURES as PK_FIGURES
+# Claim verdicts, the paper's numbers and the paper, from the studies' result files only. Each study's rule
+# file registers, before this file is read:
+#   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files],
+#                             "code": [the study's Python that reads its results]}
+STUDY_NAMES = "|".join(CFG.studies)
+CLAIMS_CODE = ["lrev/claims.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py",
+               "lrev/manifest.py"]
 
-PK_VERSIONS = PK["versions"] if PK else []
-PK_SUMMARY_CODE = ["lrev/pk/summary.py", "lrev/rounds.py", "lrev/stats.py"]
 
-
-rule pk_figures:
-    input:
-        results=[f for v in PK_VERSIONS for f in pk_results(v)],
-        code=["lrev/pk/figures.py", *PK_SUMMARY_CODE],
-    output:
-        [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
-    params:
-        versions=" ".join(PK_VERSIONS),
-    shell:
-        "{PY} -m lrev.pk.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/pk"
+def study_outputs(key):
+    return lambda w: STUDY_OUTPUTS[w.study][key]
 
 
 rule claims:
     input:
-        registry="claims/pk.yaml",
-        results=[f for v in PK_VERSIONS for f in pk_results(v)],
-        code=["lrev/claims.py", *PK_SUMMARY_CODE],
+        registry="claims/{study}.yaml",
+        results=study_outputs("results"),
+        code=lambda w: [*CLAIMS_CODE, *STUDY_OUTPUTS[w.study]["code"]],
     output:
-        ROOT / "results/claims.json",
+        ROOT / "results/{study}/claims.json",
+    wildcard_constraints:
+        study=STUDY_NAMES,
     params:
-        versions=" ".join(PK_VERSIONS),
+        versions=lambda w: " ".join(STUDY_OUTPUTS[w.study]["versions"]),
     shell:
         "{PY} -m lrev.claims --registry {input.registry} --results {ROOT}/results --versions {params.versions}"
         " --out {output}"
 
 
+rule study_numbers:
+    input:
+        claims=ROOT / "results/{study}/claims.json",
+        results=study_outputs("results"),
+        figures=study_outputs("figures"),
+        code=lambda w: ["lrev/paper.py", "lrev/manifest.py", *STUDY_OUTPUTS[w.study]["code"]],
+    output:
+        ROOT / "paper/{study}.json",
+    wildcard_constraints:
+        study=STUDY_NAMES,
+    params:
+        versions=lambda w: " ".join(STUDY_OUTPUTS[w.study]["versions"]),
+    shell:
+        "{PY} -m lrev.paper study {wildcards.study} --results {ROOT}/results --versions {params.versions}"
+        " --figures {ROOT}/figures/{wildcards.study} --claims {input.claims} --out {output}"
+
+
 rule paper:
     input:
-        sources=sorted(str(p) for p in Path("paper").glob("*.typ")),
-        code=["lrev/paper.py", *PK_SUMMARY_CODE],
-        figures=rules.pk_figures.output,
-        claims=ROOT / "results/claims.json",
+        numbers=[ROOT / f"paper/{s}.json" for s in CFG.studies],
+        sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
+        code="lrev/paper.py",
     output:
         PAPER,
     params:
-        versions=" ".join(PK_VERSIONS),
+        studies=" ".join(f"--study {s} {ROOT}/paper/{s}.json" for s in CFG.studies),
     shell:
-        "{PY} -m lrev.paper --results {ROOT}/results --versions {params.versions} --figures {ROOT}/figures"
-        " --claims {input.claims} --out {output}"
+        "{PY} -m lrev.paper compile --scale {CFG.scale} {params.studies} --out {output}"

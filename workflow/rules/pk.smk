@@ -1,14 +1,16 @@
-# The `pk` study (seed 001): corpora -> one index set per version and corpus -> notebook per version.
+# The `pk` study (seed 001): corpora -> one index set per version and corpus -> notebook per version
+# -> figures; its claims and paper numbers come from the generic rules of paper.smk.
 import json
 
 from lrev.pk import layout as pk_layout
+from lrev.pk.figures import FIGURES as PK_FIGURES
 from lrev.pk.forks import CODE as PK_FORK_CODE
 from lrev.pk.results import FILES as PK_RESULTS
 
-PK = CFG.study("pk") if "pk" in CFG.studies else None
-PK_CORPORA = pk_layout.corpora(PK) if PK else []
+PK = CFG.study("pk")
+PK_CORPORA = pk_layout.corpora(PK)
 # The Python each step runs is an input too, so changing it reruns the step.
-PK_RUN_CODE = [*PK_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/pk/results.py"]
+PK_RUN_CODE = [*PK_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/pk/results.py"]
 
 
 def pk_results(version):
@@ -39,7 +41,7 @@ rule pk_corpus:
 
 rule pk_index:
     input:
-        unpack(lambda w: engine_of(w.version)),
+        unpack(lambda w: engine_of("pk", w.version)),
         corpus=ROOT / "corpora/pk/{corpus}/manifest.json",
         code=["lrev/pk/index.py", "lrev/pk/engine.py", "lrev/bridge.py", "lrev/io.py"],
     output:
@@ -67,10 +69,36 @@ rule pk_run:
         results=[str(ROOT / "results/pk/{version}" / name) for name in PK_RESULTS],
         notebook=ROOT / "results/pk/{version}/pk.ipynb",
     params:
-        settings=json.dumps(PK, sort_keys=True),
+        # The effective settings, as the notebook's `overrides` (it validates them again).
+        overrides=json.dumps({"overrides": PK}, sort_keys=True),
     # Timings own the whole machine: nothing else runs beside a measurement.
     threads: workflow.cores
     shell:
         "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
-        " -p version {wildcards.version} -p scale {CFG.scale} -p root {ROOT}"
-        " -p settings_json {params.settings:q} -p ensure_inputs False"
+        " -p version {wildcards.version} -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True"
+        " -y {params.overrides:q}"
+
+
+# The Python that reads pk's results (figures, claims, paper numbers).
+PK_SUMMARY_CODE = ["lrev/pk/summary.py", "lrev/pk/study.py", "lrev/pk/layout.py", "lrev/rounds.py", "lrev/stats.py",
+                   "lrev/tables.py", "lrev/manifest.py"]
+
+
+rule pk_figures:
+    input:
+        results=[f for v in PK["versions"] for f in pk_results(v)],
+        code=["lrev/pk/figures.py", "lrev/plots.py", *PK_SUMMARY_CODE],
+    output:
+        [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
+    params:
+        versions=" ".join(PK["versions"]),
+    shell:
+        "{PY} -m lrev.pk.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/pk"
+
+
+STUDY_OUTPUTS["pk"] = {
+    "versions": PK["versions"],
+    "results": [f for v in PK["versions"] for f in pk_results(v)],
+    "figures": rules.pk_figures.output,
+    "code": [*PK_SUMMARY_CODE, "lrev/pk/numbers.py"],
+}

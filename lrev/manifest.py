@@ -1,0 +1,62 @@
+"""A study's results of one Lucene version: its tables, then a manifest that makes them complete.
+
+``write`` writes each table atomically, then ``manifest.json`` last (a folder with a manifest is a
+finished result), holding the provenance every result carries: Lucene and JDK with its flags, host
+and CPU, git revision, the corpora's checksums, the parameters and the sha256 of every table.
+``load`` reads the tables of several versions back after checking each against that sha256.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import pandas as pd
+
+from lrev import provenance
+from lrev.config import version_key
+from lrev.io import read_json, sha256_file, verify, write_json, write_parquet
+
+NAME = "manifest.json"
+
+
+def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, pd.DataFrame], jvm: dict[str, Any],
+          corpora: dict[str, dict[str, Any]], parameters: dict[str, Any], started: str) -> Path:
+    """``corpora``: each corpus's own manifest, by name; ``jvm``: a fork's report (:mod:`lrev.fork`)."""
+    for name, table in tables.items():
+        write_parquet(out / f"{name}.parquet", table)
+    write_json(out / NAME, {
+        "study": study, "scale": scale, "lucene_version": version,
+        "lucene_version_reported": jvm["lucene_version"],
+        "jdk": {"home": jvm["java_home"], "version": jvm["java_version"], "vendor": jvm["java_vendor"],
+                "flags": jvm["flags"], "jvm_arguments": jvm["jvm_arguments"]},
+        "host": provenance.host(), "git": provenance.git(),
+        "corpora": {c: {"sha256": m["sha256"], "docs": m["docs"], "synthetic": m["synthetic"],
+                        "recipe": m["recipe"], "parameters": m["parameters"]} for c, m in corpora.items()},
+        "sha256": {f"{name}.parquet": sha256_file(out / f"{name}.parquet") for name in tables},
+        "parameters": parameters, "started": started, "finished": provenance.now(),
+    })
+    return out
+
+
+def load(base: Path, versions: Sequence[str], tables: Sequence[str],
+         measured_only: bool = True) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
+    """The ``tables`` of ``versions`` (oldest first) below ``base`` (``results/<study>``), each version's
+    rows concatenated, and the manifests by version. A missing or altered file is an error naming it.
+    With ``measured_only``, rows of a table with a ``phase`` column keep ``phase == "measure"`` only:
+    warm-up iterations exist to reach a steady state and would bias every statistic."""
+    ordered = sorted(versions, key=version_key)
+    manifests = {}
+    for version in ordered:
+        path = Path(base) / version / NAME
+        if not path.is_file():
+            raise FileNotFoundError(f"no results for Lucene {version}: {path} is missing")
+        manifests[version] = read_json(path)
+        verify(path, manifests[version]["sha256"])
+
+    def read(name: str) -> pd.DataFrame:
+        frame = pd.concat([pd.read_parquet(Path(base) / v / f"{name}.parquet") for v in ordered], ignore_index=True)
+        if measured_only and "phase" in frame:
+            frame = frame[frame["phase"] == "measure"].reset_index(drop=True)
+        return frame
+
+    return {name: read(name) for name in tables}, manifests

@@ -1,0 +1,63 @@
+"""The page cache's hold on files: how much of them is resident, and dropping them from it.
+
+A cold run needs the files it reads out of the page cache first. ``evict`` asks the kernel to drop
+their pages (``posix_fadvise(POSIX_FADV_DONTNEED)``), which it does for clean pages no process has
+mapped: close readers before evicting. ``resident_bytes`` counts the pages present (``mincore`` over a
+read-only mapping, which itself faults nothing in), so a result can record that the eviction worked.
+"""
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+from pathlib import Path
+from typing import Iterable
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
+_libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+_libc.mincore.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_ubyte))
+_MAP_FAILED = ctypes.c_void_p(-1).value
+
+
+def files(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """The files below each path (a path may be a file)."""
+    out: list[Path] = []
+    for path in map(Path, paths):
+        out.extend(sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path])
+    return out
+
+
+def evict(paths: Iterable[str | os.PathLike]) -> None:
+    for path in files(paths):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def resident_bytes(paths: Iterable[str | os.PathLike]) -> int:
+    total = 0
+    page = mmap.PAGESIZE
+    for path in files(paths):
+        size = path.stat().st_size
+        if size == 0:
+            continue
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            addr = _libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+            if addr in (None, _MAP_FAILED):
+                raise OSError(ctypes.get_errno(), f"mmap of {path} failed")
+            try:
+                pages = (size + page - 1) // page
+                vec = (ctypes.c_ubyte * pages)()
+                if _libc.mincore(addr, size, vec) != 0:
+                    raise OSError(ctypes.get_errno(), f"mincore of {path} failed")
+                total += sum(b & 1 for b in vec) * page
+            finally:
+                _libc.munmap(addr, size)
+        finally:
+            os.close(fd)
+    return total

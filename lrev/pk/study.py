@@ -1,0 +1,57 @@
+"""The `pk` study's plug-in (:class:`lrev.studies.Study`): primary-key lookups, seed 001."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from lrev.config import ConfigError
+from lrev.pk import contenders, layout
+from lrev.studies import Quantity
+
+BASELINE = "default"
+AA = layout.AA
+
+CONDITION = ("corpus", "layout", "miss_rate", "threads")
+FOOTPRINT_CONDITION = ("corpus", "layout")
+QUANTITIES = {
+    "lookups_per_s": Quantity("lookups", "lookups_per_s", CONDITION, converges=True),
+    "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", FOOTPRINT_CONDITION),
+    "ram_bytes_per_doc": Quantity("footprint", "ram_bytes_per_doc", FOOTPRINT_CONDITION),
+    "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", FOOTPRINT_CONDITION),
+    "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",)),
+}
+
+
+def check(pk: dict[str, Any]) -> None:
+    for version in pk["versions"]:
+        if version not in pk["contenders"]:
+            raise ConfigError(f"config error at 'pk.contenders': no contenders listed for Lucene {version}")
+        if BASELINE not in pk["contenders"][version]:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': '{BASELINE}' must be a contender "
+                              "(ratios are taken against it)")
+        try:
+            bad = contenders.unknown(version, pk["contenders"][version])
+        except KeyError as exc:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': {exc.args[0]}") from None
+        if bad:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': unknown contender "
+                              f"{', '.join(repr(b) for b in bad)} (Lucene {version} has: "
+                              f"{', '.join(contenders.available(version))})")
+    if pk["min_warmup"] > pk["max_warmup"]:
+        raise ConfigError("config error at 'pk.min_warmup': "
+                          f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
+    if pk["segment_docs"] > min(pk["docs"], pk["uuid_docs"]):
+        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smaller corpus "
+                          f"({min(pk['docs'], pk['uuid_docs'])} docs)")
+
+
+def load(results: Path, versions: Sequence[str]):
+    from lrev.pk import summary
+
+    return summary.load(results, versions)
+
+
+def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[str, Any]) -> dict[str, Any]:
+    from lrev.pk import numbers as pk_numbers
+
+    return pk_numbers.numbers(results, versions, figures, claims)

@@ -1,0 +1,75 @@
+"""A study is a plug-in, found by its name alone.
+
+Study ``<s>`` is one folder per tier (see README, "Adding a study"); the generic code (config, forks,
+claims, paper) reaches it only through these conventions:
+
+- ``lrev/<s>/study.py``, a module satisfying :class:`Study`;
+- ``config/schema/<s>.yaml``, the JSON schema of its settings (its config block merged over its
+  block in the chosen scale);
+- fork tasks ``<s>.<task>``, the functions of ``lrev/<s>/tasks.py`` (:mod:`lrev.fork`);
+- ``claims/<s>.yaml``, ``paper/<s>.typ``, ``workflow/rules/<s>.smk`` and ``engine/studies/<s>/``.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Protocol, Sequence
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEMA_DIR = REPO / "config" / "schema"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A measured quantity that claims can name: the column of a results table, the condition columns
+    that select its cells, and whether its samples carry a warm-up verdict (``stable``), in which
+    case unconverged forks make a judgement inconclusive."""
+
+    table: str
+    column: str
+    condition: tuple[str, ...]
+    converges: bool = False
+
+
+class Study(Protocol):
+    """What ``lrev/<s>/study.py`` provides."""
+
+    #: The contender ratios are taken against, and the A/A contender (the baseline again, in JVMs of
+    #: its own) whose ratio to it is the noise floor.
+    BASELINE: str
+    AA: str
+    #: The quantities its claims registry may name.
+    QUANTITIES: Mapping[str, Quantity]
+
+    def check(self, settings: dict[str, Any]) -> None:
+        """Cross-key rules the schema cannot state; raises ``lrev.config.ConfigError`` naming the key."""
+
+    def load(self, results: Path, versions: Sequence[str]) -> Any:
+        """The results of ``versions`` below ``results/<s>/``, checked against their manifests; one
+        attribute per table (``QUANTITIES[…].table``), rows carrying ``version``, ``contender``, ``round``
+        and ``fork``."""
+
+    def numbers(self, results: Path, versions: Sequence[str], figures: Path, claims: dict[str, Any]) -> dict[str, Any]:
+        """Every number and figure path its section of the paper uses, formatted."""
+
+
+def schema_file(name: str) -> Path:
+    return SCHEMA_DIR / f"{name}.yaml"
+
+
+def names() -> list[str]:
+    """Every study this checkout has (a settings schema and a plug-in module)."""
+    return sorted(p.stem for p in SCHEMA_DIR.glob("*.yaml") if (REPO / "lrev" / p.stem / "study.py").is_file())
+
+
+def get(name: str) -> Study:
+    """The plug-in of study ``name``; a name without one is an error listing those there are."""
+    if not (REPO / "lrev" / name / "study.py").is_file():
+        raise KeyError(f"unknown study '{name}': no lrev/{name}/study.py (studies: {', '.join(names())})")
+    return importlib.import_module(f"lrev.{name}.study")
+
+
+def results_dir(root: Path, name: str, version: str) -> Path:
+    """Where a study's result tables of one version live, below a scale's root."""
+    return Path(root) / "results" / name / version

@@ -1,0 +1,42 @@
+"""A study is a plug-in found by name: its module, its settings schema, its engine sources."""
+from __future__ import annotations
+
+import pytest
+
+from lrev import engine, studies
+from lrev.config import REPO
+
+
+def test_every_study_of_the_checkout_has_each_tier():
+    assert "pk" in studies.names()
+    for name in studies.names():
+        plugin = studies.get(name)
+        assert plugin.QUANTITIES and plugin.BASELINE and plugin.AA
+        for part in (f"claims/{name}.yaml", f"paper/{name}.typ", f"workflow/rules/{name}.smk",
+                     f"notebooks/{name}.ipynb", f"config/schema/{name}.yaml", f"engine/studies/{name}/src/main"):
+            assert (REPO / part).exists(), part
+        assert list((REPO / "data-recipes").glob(f"{name}_*.py")), f"data-recipes/{name}_*.py"
+
+
+def test_an_unknown_study_is_named_with_those_there_are():
+    with pytest.raises(KeyError, match="nosuch.*pk"):
+        studies.get("nosuch")
+
+
+@pytest.mark.parametrize("version, shared", [("4.10.4", "shims/lucene4/"), ("9.12.3", "shims/leafreader/")])
+def test_a_build_compiles_the_core_its_shims_and_its_own_study_only(version, shared):
+    files = engine.sources("pk", version)
+    assert "engine/pom.xml" in files
+    assert any(f.startswith("engine/src/main/") for f in files)
+    assert any(f.startswith("engine/" + shared) for f in files)
+    assert any(f.startswith("engine/studies/pk/src/main/") for f in files)
+    others = [f for f in files if f.startswith("engine/studies/") and not f.startswith("engine/studies/pk/")]
+    assert others == []
+    assert not any("/src/test/" in f for f in files)
+    if version == "4.10.4":
+        assert not any(f.startswith("engine/shims/leafreader/") for f in files)
+
+
+def test_a_version_without_shim_properties_is_refused():
+    with pytest.raises(FileNotFoundError, match="lucene5"):
+        engine.shim_properties("5.5.5")
