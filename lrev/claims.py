@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import jsonschema
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -77,6 +78,10 @@ _PART = {
         "where": {"type": "object"},
         "a": _SIDE,
         "b": _SIDE,
+        # With c and d, the part judges (a ÷ b) ÷ (c ÷ d): whether one ratio exceeds another, e.g. a
+        # gain at high hit counts against the same gain at low ones.
+        "c": _SIDE,
+        "d": _SIDE,
         "expect": _EXPECT,
         "answer": {"enum": ["fastest"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
@@ -86,6 +91,7 @@ _PART = {
     # a question part names its answer and the baseline b.
     "oneOf": [{"required": ["a", "expect"], "not": {"required": ["answer"]}},
               {"required": ["answer", "b"], "not": {"required": ["expect"]}}],
+    "dependentRequired": {"c": ["b", "d"], "d": ["c"]},
 }
 
 REGISTRY_SCHEMA = {
@@ -166,7 +172,7 @@ def validate(registry: dict) -> None:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
                                     f"(study {registry['study']} has: {', '.join(quantities)})")
         judged = {v for part in claim["parts"] for v in part["versions"]}
-        sides = {part[s]["version"] for part in claim["parts"] for s in ("a", "b") if "version" in part.get(s, {})}
+        sides = {part[s]["version"] for part in claim["parts"] for s in "abcd" if "version" in part.get(s, {})}
         if sides - versions:
             raise RegistryError(f"claim {cid}: a side reads an unknown version: {', '.join(sorted(sides - versions))}")
         na = set(claim["not_applicable"])
@@ -261,6 +267,20 @@ class _Judge:
                 raise
             return stats.Estimate(math.nan, math.nan, math.nan, len(set(ra[rounds.UNIT])))
 
+    def ratio_of_ratios(self, quantity: Quantity, sides: list[tuple[str, dict, str]],
+                        statistic: str | None) -> stats.Estimate:
+        """(a ÷ b) ÷ (c ÷ d), each ratio of two forks' ``statistic`` taken round by round; the interval
+        resamples rounds. All four sides must come from the same rounds."""
+        fn = stats.STATISTICS[statistic or "mean"]
+        per_round = [rounds.by_round(self.samples(quantity, c, w, v), quantity.column) for c, w, v in sides]
+        if len({tuple(sorted(r)) for r in per_round}) != 1:
+            raise rounds.PairingError(f"claim {self.claim['id']}: the four sides were measured in different rounds")
+        value = [{r: float(fn(x)) for r, x in side.items()} for side in per_round]
+        common = sorted(value[0])
+        top = [np.array([value[0][r] / value[1][r]]) for r in common]
+        bottom = [np.array([value[2][r] / value[3][r]]) for r in common]
+        return stats.hierarchical_ratio(top, bottom)
+
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
@@ -278,7 +298,16 @@ class _Judge:
                                "version_a": version_a}
         sides = [(a, where_a, version_a)]
         version_b = version_a
-        if "b" in part:
+        if "c" in part:
+            named = [(self.contender(part[s]), self.condition(part, part[s]), self.side_version(part[s]))
+                     for s in "bcd"]
+            est = self.ratio_of_ratios(quantity, [(a, where_a, version_a), *named], statistic)
+            pairing = "paired by round"
+            (b, where_b, version_b), (c, where_c, version_c), (d, where_d, version_d) = named
+            out.update(b=b, where_b=where_b, version_b=version_b, c=c, where_c=where_c, version_c=version_c,
+                       d=d, where_d=where_d, version_d=version_d)
+            sides.extend(named)
+        elif "b" in part:
             b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
             version_b = self.side_version(part["b"])
             est = self.ratio(quantity, a, where_a, b, where_b, statistic, version_a, version_b)

@@ -8,6 +8,7 @@ import yaml
 
 import dataclasses
 
+import numpy as np
 import pandas as pd
 
 from lrev import claims, config, rounds, stats
@@ -175,3 +176,36 @@ def test_a_side_may_read_another_versions_results(results):
 def test_a_side_of_an_unknown_version_is_refused():
     with pytest.raises(claims.RegistryError, match="x-1.*unknown version: 1.2.3"):
         claims.validate(_cross_version_registry("1.2.3"))
+
+
+def test_a_ratio_of_ratios_pairs_four_sides_by_round(results):
+    registry = claims.load_registry(REGISTRY)
+    where = {"layout": "multi", "miss_rate": 0.0, "threads": 1}
+    part = {"label": "(FST50 / default, seq) / (FST50 / default, uuid)", "quantity": "lookups_per_s", "where": where,
+            "a": {"contender": "FST50", "where": {"corpus": "seq"}},
+            "b": {"contender": "default", "where": {"corpus": "seq"}},
+            "c": {"contender": "FST50", "where": {"corpus": "uuid"}},
+            "d": {"contender": "default", "where": {"corpus": "uuid"}},
+            "expect": {"direction": "greater", "value": 0.0}, "versions": ["9.12.3"]}
+    claim = {**registry["claims"][0], "id": "x-2", "parts": [part],
+             "not_applicable": {v: "not judged here" for v in registry["versions"] if v != "9.12.3"}}
+    verdicts = claims.evaluate({**registry, "claims": [claim]}, results)["verdicts"]
+    row = next(v for v in verdicts if v["version"] == "9.12.3")
+    got = row["parts"][0]
+    lookups = select(results.lookups, version="9.12.3", **where)
+
+    def means(contender, corpus):
+        rows = select(lookups, contender=contender, corpus=corpus)
+        return rows.groupby("round")["lookups_per_s"].mean()
+
+    per_round = (means("FST50", "seq") / means("default", "seq")) / (means("FST50", "uuid") / means("default", "uuid"))
+    assert got["value"] == pytest.approx(float(np.exp(np.log(per_round).mean())))
+    assert (got["c"], got["d"]) == ("FST50", "default") and got["n"] == len(per_round)
+
+
+def test_a_part_with_c_needs_d():
+    registry = claims.load_registry(REGISTRY)
+    part = registry["claims"][0]["parts"][0]
+    broken = {**registry, "claims": [{**registry["claims"][0], "parts": [{**part, "c": {"contender": "default"}}]}]}
+    with pytest.raises(claims.RegistryError, match="d"):
+        claims.validate(broken)
