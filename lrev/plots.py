@@ -4,10 +4,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import seaborn as sns
 
 from lrev import io
 
 FORMATS = ("pdf", "png")
+
+
+def theme() -> None:
+    """The one look of every figure, in the pipeline and in the notebooks alike."""
+    sns.set_theme(context="paper", style="whitegrid")
 
 
 def save(fig: plt.Figure, out: Path, name: str) -> list[Path]:

@@ -27,9 +27,18 @@ def run_smoke(outdir: Path, *config: str) -> tuple[Path, subprocess.CompletedPro
     the same command. Returns (scale root, first run, dry run)."""
     cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--config", "scale=smoke", f"outdir={outdir}", *config]
     first = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-    assert first.returncode == 0, first.stderr[-4000:]
+    assert first.returncode == 0, _failure(first.stderr)
     second = subprocess.run(cmd + ["--dry-run"], cwd=REPO, capture_output=True, text=True)
     return outdir / "smoke", first, second
+
+
+def _failure(stderr: str) -> str:
+    """What broke: each failed notebook's exception (papermill prints it before Snakemake's long
+    command lines, which would push it out of a plain tail), then the end of the log."""
+    lines = stderr.splitlines()
+    causes = [i for i, line in enumerate(lines) if line.startswith("Exception encountered at")]
+    excerpts = ["\n".join(lines[i:i + 20]) for i in causes]
+    return "\n---\n".join(excerpts + [stderr[-2000:]])
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,10 @@
 """A study is a plug-in found by name: its module, its settings schema, its engine sources."""
 from __future__ import annotations
 
+import re
+
+import nbformat
+import papermill
 import pytest
 
 from lrev import engine, studies
@@ -16,6 +20,19 @@ def test_every_study_of_the_checkout_has_each_tier():
                      f"notebooks/{name}.ipynb", f"config/schema/{name}.yaml", f"engine/studies/{name}/src/main"):
             assert (REPO / part).exists(), part
         assert list((REPO / "data-recipes").glob(f"{name}_*.py")), f"data-recipes/{name}_*.py"
+
+
+@pytest.mark.parametrize("name", studies.names())
+def test_a_notebooks_parameters_are_ones_papermill_can_set(name):
+    # papermill injects a parameter it could not parse as an extra line and warns; the pipeline's
+    # values must land on the named parameters, so every one of them has to parse.
+    path = REPO / "notebooks" / f"{name}.ipynb"
+    cell = next(c for c in nbformat.read(path, as_version=4).cells if "parameters" in c.metadata.get("tags", ()))
+    assigned = re.findall(r"^(\w+)\s*=", cell.source, flags=re.M)
+    parsed = papermill.inspect_notebook(str(path))
+    assert list(parsed) == assigned
+    assert {"scale", "outdir", "overrides", "measure"} <= set(parsed)
+    assert all(p["help"] for p in parsed.values()), "every parameter says what it is"
 
 
 def test_an_unknown_study_is_named_with_those_there_are():

@@ -231,7 +231,7 @@ assert tuple(BUILDERS) == FIGURES
 
 def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
     data = summary.load(results, versions)
-    theme()
+    plots.theme()
     return [path for name in FIGURES for path in plots.save(BUILDERS[name](data), out, name)]
 
 
