@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from lrev import config
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -20,6 +22,24 @@ def load_recipe(name: str):
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def assert_config_error(overrides: dict, named: str) -> None:
+    """Loading the shipped config with ``overrides`` stops with an error whose message contains ``named``."""
+    with pytest.raises(config.ConfigError) as err:
+        config.load(overrides)
+    assert named in str(err.value)
+
+
+def assert_snakemake_refuses(outdir: Path, options: list[str]) -> None:
+    """A real run with these ``--config`` options (not a dry run: if validation let the value through, work
+    would start, write under ``outdir`` and run into the timeout) stops, says it was the config, and wrote
+    nothing."""
+    done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--config", f"outdir={outdir}",
+                           *options], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "config error at" in done.stderr + done.stdout
+    assert list(outdir.iterdir()) == []
 
 
 def run_smoke(outdir: Path, *config: str) -> tuple[Path, subprocess.CompletedProcess, subprocess.CompletedProcess]:

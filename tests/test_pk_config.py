@@ -1,0 +1,42 @@
+"""The `pk` block of the config: bad values stop, before any work, with a message naming the key or value."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import assert_config_error, assert_snakemake_refuses
+from lrev.config import REPO
+
+
+@pytest.mark.parametrize("overrides, named", [
+    ({"pk": {"versions": ["4.10.5"]}}, "4.10.5"),
+    ({"pk": {"docs": 0}}, "pk.docs"),
+    ({"pk": {"docs": -5}}, "pk.docs"),
+    ({"pk": {"dcos": 10}}, "dcos"),
+    ({"pk": {"reopen": {"interval_ms": 0}}}, "pk.reopen.interval_ms"),
+    ({"pk": {"min_warmup": 9, "max_warmup": 2}}, "min_warmup"),
+    ({"pk": {"rounds": 0}}, "pk.rounds"),
+    ({"pk": {"plain": {"measure_s": 0}}}, "pk.plain.measure_s"),
+    ({"pk": {"contenders": {"9.12.3": ["Memory"]}}}, "default"),
+    ({"pk": {"contenders": {"9.12.3": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
+    ({"pk": {"contenders": {"9.12.3": ["default", "Memory"]}}}, "'Memory'"),
+    ({"pk": {"contenders": {"9.12.3": ["default", "default-aa"]}}}, "default-aa"),
+])
+def test_invalid_config_names_the_key_or_value(overrides, named):
+    assert_config_error(overrides, named)
+
+
+@pytest.mark.parametrize("options", [["pk={docs: 0}"], ["pk={versions: ['4.10.5']}"], ["pk={dcos: 1}"],
+                                     ['pk={contenders: {"9.12.3": [default, NoSuchFormat]}}']])
+def test_snakemake_stops_before_any_work(tmp_path, options):
+    assert_snakemake_refuses(tmp_path, options)
+
+
+def test_an_unknown_contender_stops_a_dry_run_naming_it(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--dry-run", "--config",
+                           f"outdir={tmp_path}", 'pk={contenders: {"9.12.3": [default, NoSuchFormat]}}'],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "pk.contenders.9.12.3" in done.stderr + done.stdout and "NoSuchFormat" in done.stderr + done.stdout
