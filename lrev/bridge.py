@@ -89,11 +89,12 @@ def java_ints(values: list[int]) -> object:
 
 def java_spec(java: object, spec: object) -> object:
     """Copies each field of the dataclass ``spec`` to the same-named camelCase public field of the Java
-    object ``java`` (lists as Java int or String arrays); returns ``java``."""
+    object ``java`` (a ``list[int]`` field as a Java int array, any other list as a String array, by the
+    field's declared type, so that an empty list converts too); returns ``java``."""
     for f in fields(spec):
         value = getattr(spec, f.name)
         if isinstance(value, list):
-            value = java_ints(value) if all(isinstance(v, int) for v in value) else java_strings(value)
+            value = java_ints(value) if str(f.type).replace(" ", "") == "list[int]" else java_strings(value)
         head, *rest = f.name.split("_")
         setattr(java, head + "".join(w.capitalize() for w in rest), value)
     return java
