@@ -1,0 +1,150 @@
+package org.lucenerevisited.dvjump;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.DocValuesFormat;
+import org.apache.lucene.codecs.FilterCodec;
+import org.apache.lucene.codecs.perfield.PerFieldDocValuesFormat;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexUpgrader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
+import org.lucenerevisited.engine.harness.Progress;
+import org.lucenerevisited.engine.harness.Table;
+import org.lucenerevisited.engine.shim.LuceneShim;
+
+/**
+ * Builds the study's indexes: the whole corpus in one segment, as the seed's collections were merged
+ * down to one, in the order of the corpus, so that docID equals row. Compound files are off, since
+ * the search-time jump tables read the DocValues files themselves.
+ */
+public final class DvjIndexer {
+
+  private static final int PROGRESS_EVERY = 10_000;
+  private static final FieldType TEXT = textType();
+
+  private DvjIndexer() {}
+
+  private static FieldType textType() {
+    FieldType type = new FieldType();
+    type.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
+    type.setTokenized(true);
+    type.setOmitNorms(true);
+    type.freeze();
+    return type;
+  }
+
+  /**
+   * Indexes {@code docsTsv} into {@code out}. {@code docValuesFormat}: the SPI name of the DocValues
+   * format of every field, or empty for the version's default.
+   */
+  public static Table build(String docsTsv, String out, String docValuesFormat, Progress progress)
+      throws IOException {
+    long started = System.nanoTime();
+    Path corpus = Path.of(docsTsv);
+    List<String> fields = DvjCorpus.fields(corpus);
+    long rows;
+    try (Stream<String> lines = Files.lines(corpus)) {
+      rows = lines.count() - 1;
+    }
+    IndexWriterConfig config = LuceneShim.INSTANCE.newIndexWriterConfig()
+        .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+        .setRAMBufferSizeMB(256)
+        .setUseCompoundFile(false);
+    TieredMergePolicy policy = new TieredMergePolicy();
+    policy.setNoCFSRatio(0.0);
+    config.setMergePolicy(policy);
+    if (!docValuesFormat.isEmpty()) {
+      config.setCodec(withDocValuesFormat(DocValuesFormat.forName(docValuesFormat)));
+    }
+    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
+        IndexWriter writer = new IndexWriter(dir, config)) {
+      DvjCorpus.forEach(corpus, (row, values) -> {
+        writer.addDocument(document(fields, values));
+        if (row % PROGRESS_EVERY == 0) {
+          progress.report("index", row, rows);
+        }
+      });
+      progress.report("merge to one segment", 0, 1);
+      writer.forceMerge(1);
+      progress.report("merge to one segment", 1, 1);
+    }
+    return stats(out, docValuesFormat, System.nanoTime() - started);
+  }
+
+  private static Document document(List<String> fields, String[] values) {
+    Document doc = new Document();
+    for (int i = 0; i < values.length; i++) {
+      String field = fields.get(i);
+      String value = values[i];
+      if (value.isEmpty()) {
+        continue;
+      }
+      if (field.equals(DvjSchema.TEXT)) {
+        doc.add(new Field(field, value, TEXT));
+      } else if (DvjSchema.numeric(field)) {
+        doc.add(new NumericDocValuesField(field, Long.parseLong(value)));
+      } else {
+        doc.add(new SortedDocValuesField(field, new BytesRef(value)));
+      }
+    }
+    return doc;
+  }
+
+  /** The default codec with every field's DocValues in {@code format}; it reads back as the default. */
+  private static Codec withDocValuesFormat(DocValuesFormat format) {
+    Codec base = Codec.getDefault();
+    PerFieldDocValuesFormat perField = new PerFieldDocValuesFormat() {
+      @Override
+      public DocValuesFormat getDocValuesFormatForField(String field) {
+        return format;
+      }
+    };
+    return new FilterCodec(base.getName(), base) {
+      @Override
+      public DocValuesFormat docValuesFormat() {
+        return perField;
+      }
+    };
+  }
+
+  /**
+   * Rewrites every segment of the index in {@code out} with this version's codec (IndexUpgrader):
+   * an index of an older major gains this major's DocValues format.
+   */
+  public static Table upgrade(String out) throws IOException {
+    long started = System.nanoTime();
+    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out))) {
+      new IndexUpgrader(dir).upgrade();
+    }
+    return stats(out, "", System.nanoTime() - started);
+  }
+
+  /** One row: docs, segments, bytes on disk, build nanos, and the DocValues format asked for. */
+  private static Table stats(String out, String docValuesFormat, long nanos) throws IOException {
+    long bytes;
+    try (Stream<Path> files = Files.list(Path.of(out))) {
+      bytes = files.mapToLong(p -> p.toFile().length()).sum();
+    }
+    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
+        DirectoryReader reader = DirectoryReader.open(dir)) {
+      return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes")
+          .longColumn("build_nanos").stringColumn("docvalues_format")
+          .addRow((long) reader.maxDoc(), (long) reader.leaves().size(), bytes, nanos, docValuesFormat)
+          .build();
+    }
+  }
+}

@@ -1,0 +1,55 @@
+"""The `dvjump` forks, as rounds of :class:`lrev.fork.Job`: one run covers every version, so that the
+ratios between versions (Lucene 7 against 6, 8 with jump tables against 7's index) pair JVMs of the same
+round. Round r runs one fork of every contender and of the A/A contender, in its own shuffled order.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from lrev import engine, fork
+from lrev.config import REPO
+from lrev.dvjump import layout
+from lrev.io import read_json, sha256_file, verify
+
+#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
+CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/pagecache.py", "lrev/dvjump/engine.py",
+        "lrev/dvjump/tasks.py", "lrev/dvjump/layout.py", "lrev/dvjump/forks.py")
+
+
+def verify_inputs(root: Path, dvjump: dict[str, Any]) -> None:
+    """Every corpus and index the run reads still matches the sha256 its manifest recorded."""
+    for corpus in layout.corpora(dvjump):
+        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"])
+    for version, corpus, kind in layout.indexes(dvjump):
+        manifest = layout.index_dir(root, version, corpus, kind) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"], tree=True)
+
+
+def fingerprint(dvjump: dict[str, Any]) -> str:
+    """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
+    digest = hashlib.sha256(json.dumps(dvjump, sort_keys=True).encode())
+    for version in sorted({layout.contender(c).version for c in layout.timed(dvjump)}):
+        digest.update(sha256_file(engine.classpath("dvjump", version)[0]).encode())
+    for path in CODE:
+        digest.update(sha256_file(REPO / path).encode())
+    return digest.hexdigest()
+
+
+def jobs(root: Path, dvjump: dict[str, Any]) -> list[fork.Job]:
+    def measure(contender: str) -> fork.Job:
+        version = layout.contender(contender).version
+        payload = {"root": str(root), "version": version, "contender": contender, "dvjump": dvjump}
+        return fork.Job(contender, lambda r, out: fork.run("dvjump.measure", version, {**payload, "round": r}, out))
+
+    return [measure(c) for c in layout.timed(dvjump)]
+
+
+def run(root: Path, dvjump: dict[str, Any]) -> Path:
+    """All rounds of forks (resuming a killed run); returns their folder."""
+    verify_inputs(root, dvjump)
+    return fork.run_rounds(jobs(root, dvjump), dvjump["rounds"], dvjump["seed"], layout.forks_dir(root),
+                           fingerprint(dvjump), label="dvjump")

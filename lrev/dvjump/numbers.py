@@ -1,0 +1,95 @@
+"""Every number and figure path the paper's `dvjump` section uses (paper/dvjump.typ), formatted, from the
+result files of the configured versions (:func:`numbers`, called through :mod:`lrev.dvjump.study`)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from lrev import stats
+from lrev.dvjump import figures, layout, summary
+from lrev.dvjump.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
+from lrev.paper import fmt, interval, provenance_row
+
+
+def parameters_text(p: dict[str, Any]) -> str:
+    return (f"{p['docs']:,} documents in one segment (and {p['docs'] // 10:,} in the tenth corpus)"
+            if p["tenth"] else f"{p['docs']:,} documents in one segment") + (
+        f"; {p['rounds']} rounds of forks, iterations ≥ {p['iteration_ms']} ms, warm-up {p['min_warmup']}–"
+        f"{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}), {p['measure_iterations']} measured; "
+        f"buckets 10^{p['buckets'][0]}–10^{p['buckets'][-1]} hits, {p['queries_per_bucket']} queries each; "
+        f"export of {p['export_fraction'] * 100:g}% of the documents, {p['export_runs']} runs; seed {p['seed']}")
+
+
+def export_rows(data: summary.DvjResults, runs: int) -> list[dict[str, Any]]:
+    """The seed's export table: each contender's runs 1..n, in ms (mean over forks and its CI)."""
+    table = summary.export_table(data.export)
+    return [{"version": r["version"], "contender": r["contender"], "label": layout.contender(r["contender"]).label,
+             "resident": f"{r['resident_share'] * 100:.0f}%",
+             "runs": [f"{fmt(r[f'run{i}'], 1)} {interval(r[f'run{i}_low'], r[f'run{i}_high'], 1)}"
+                      for i in range(1, runs + 1)]}
+            for _, r in table.iterrows()]
+
+
+def gains(data: summary.DvjResults) -> list[dict[str, Any]]:
+    """Baseline latency ÷ each system's with jump tables, per workload and bucket (full corpus)."""
+    base = (layout.contender(layout.BASELINE).version, layout.BASELINE)
+    out = []
+    for name in ("upgraded", "search-time", "lucene9", "lucene10"):
+        if name not in set(data.latency["contender"]):
+            continue
+        ratio = summary.ratio(data.latency, base, (layout.CONTENDERS[name].version, name))
+        for r in ratio[(ratio["corpus"] == "full") & (ratio["threads"] == 1)].itertuples():
+            out.append({"contender": name, "workload": r.workload, "bucket": int(r.bucket),
+                        "gain": fmt(r.value), "ci": interval(r.low, r.high)})
+    return out
+
+
+def variations(data: summary.DvjResults, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seed's missing variations of request size: the jump tables' gain (baseline ÷ upgraded) at the
+    configured size and at each other one, on the variation bucket's queries."""
+    base = (layout.contender(layout.BASELINE).version, layout.BASELINE)
+    if "upgraded" not in set(data.latency["contender"]):
+        return []
+    ratio = summary.ratio(data.latency, base, (layout.CONTENDERS["upgraded"].version, "upgraded"))
+    ratio = ratio[(ratio["corpus"] == "full") & (ratio["threads"] == 1)
+                  & (ratio["bucket"] == settings["variations"]["bucket"])].set_index("workload")
+    out = []
+    for workload in layout.workloads(settings):
+        if "@" in workload and workload in ratio.index and workload.split("@")[0] in ratio.index:
+            name, size = workload.split("@")
+            at, default = ratio.loc[workload], ratio.loc[name]
+            out.append({"workload": name, "size": int(size), "gain": fmt(at["value"]),
+                        "ci": interval(at["low"], at["high"]), "default_gain": fmt(default["value"]),
+                        "default_ci": interval(default["low"], default["high"])})
+    return out
+
+
+def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
+    data = summary.load(results, versions)
+    p = next(iter(data.manifests.values()))["parameters"]
+    cost = summary.cost_table(data.cost)
+    return {
+        "meta": {"docs": f"{p['docs']:,}", "tenth_docs": f"{p['docs'] // 10:,}" if p["tenth"] else None,
+                 "rounds": p["rounds"], "iteration_ms": p["iteration_ms"], "max_warmup": p["max_warmup"],
+                 "measure_iterations": p["measure_iterations"], "buckets": p["buckets"],
+                 "queries_per_bucket": p["queries_per_bucket"], "export_percent": f"{p['export_fraction'] * 100:g}%",
+                 "export_runs": p["export_runs"], "workloads": p["workloads"], "limits": p["limits"],
+                 "variation_bucket": p["variations"]["bucket"],
+                 "converged_share": f"{summary.converged_share(data.latency) * 100:.1f}%",
+                 "stable_window": STABLE_WINDOW, "jit_quiet_share": f"{JIT_QUIET_SHARE * 100:.0f}%",
+                 "confidence": f"{stats.CONFIDENCE * 100:.0f}%"},
+        "contenders": [{"name": c, "label": layout.CONTENDERS[c].label, "version": layout.CONTENDERS[c].version}
+                       for c in p["contenders"]],
+        "export": export_rows(data, p["export_runs"]),
+        "variations": variations(data, p),
+        "concurrency": [{"contender": r.contender, "workload": r.workload, "bucket": int(r.bucket),
+                         "ratio": fmt(r.value), "ci": interval(r.low, r.high)}
+                        for r in summary.concurrency(data.latency).itertuples() if r.corpus == "full"
+                        and r.contender != layout.AA],
+        "gains": gains(data),
+        "jump_cost": [{"corpus": r.corpus, "build_ms": fmt(r.build_ms, 1), "heap": f"{r.heap_bytes / 1024:,.0f} KiB"}
+                      for r in cost.itertuples()],
+        "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names(p["workloads"])},
+        "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}
+                       for v, m in data.manifests.items()],
+    }

@@ -1,0 +1,72 @@
+"""The `dvjump` study's plug-in (:class:`lrev.studies.Study`): DocValues jump tables, seeds 000/004."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from lrev.config import ConfigError
+from lrev.dvjump import layout
+from lrev.studies import Quantity
+
+BASELINE = layout.BASELINE
+AA = layout.AA
+WORKLOADS = ("search", "facet", "group", "sort", "retrieve", "export", "combined")
+
+QUANTITIES = {
+    "latency_ms": Quantity("latency", "latency_ms", ("corpus", "workload", "bucket", "threads"), converges=True),
+    "export_ms": Quantity("export", "latency_ms", ("run",)),
+}
+
+
+def check(dvjump: dict[str, Any]) -> None:
+    for key in ("workloads", "concurrent_workloads"):
+        unknown = [w for w in dvjump[key] if w not in WORKLOADS]
+        if unknown:
+            raise ConfigError(f"config error at 'dvjump.{key}': unknown workload {', '.join(map(repr, unknown))} "
+                              f"(known: {', '.join(WORKLOADS)})")
+    extra = sorted(set(dvjump["concurrent_workloads"]) - set(dvjump["workloads"]))
+    if extra:
+        raise ConfigError(f"config error at 'dvjump.concurrent_workloads': {', '.join(extra)} not in workloads")
+    buckets = dvjump["buckets"]
+    if dvjump["variations"]["sizes"] and dvjump["variations"]["bucket"] not in buckets:
+        raise ConfigError(f"config error at 'dvjump.variations.bucket': {dvjump['variations']['bucket']} is not "
+                          f"one of the buckets {buckets}")
+    if any(b >= a for a, b in zip(buckets[1:], buckets)) or buckets[0] < 0:
+        raise ConfigError(f"config error at 'dvjump.buckets': {buckets} must increase, from 0 on")
+    if 10 ** buckets[-1] > dvjump["docs"]:
+        raise ConfigError(f"config error at 'dvjump.docs': {dvjump['docs']} documents cannot give the largest "
+                          f"bucket's 10^{buckets[-1]} hits")
+    bad = [c for c in dvjump["contenders"] if c not in layout.CONTENDERS]
+    if bad:
+        raise ConfigError(f"config error at 'dvjump.contenders': unknown contender {', '.join(map(repr, bad))} "
+                          f"(known: {', '.join(layout.CONTENDERS)})")
+    runs = {layout.CONTENDERS[c].version for c in dvjump["contenders"]}
+    reads = {layout.CONTENDERS[c].index_version for c in dvjump["contenders"]}
+    missing = sorted((runs | reads) - set(dvjump["versions"]))
+    if missing:
+        raise ConfigError(f"config error at 'dvjump.versions': the contenders need Lucene {', '.join(missing)}")
+    idle = sorted(set(dvjump["versions"]) - runs)
+    if idle:
+        raise ConfigError(f"config error at 'dvjump.versions': no contender runs on Lucene {', '.join(idle)} "
+                          f"(each version's results come from its contenders' forks)")
+    if BASELINE not in dvjump["contenders"]:
+        raise ConfigError(f"config error at 'dvjump.contenders': '{BASELINE}' must be a contender (the baseline)")
+    odd = [f for f in dvjump["positions"]["fields"] if f not in layout.DV_FIELDS]
+    if odd:
+        raise ConfigError(f"config error at 'dvjump.positions.fields': not a DocValues field: {', '.join(odd)} "
+                          f"(fields: {', '.join(layout.DV_FIELDS)})")
+    if dvjump["min_warmup"] > dvjump["max_warmup"]:
+        raise ConfigError(f"config error at 'dvjump.min_warmup': {dvjump['min_warmup']} exceeds max_warmup "
+                          f"{dvjump['max_warmup']}")
+
+
+def load(results: Path, versions: Sequence[str]):
+    from lrev.dvjump import summary
+
+    return summary.load(results, versions)
+
+
+def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[str, Any]) -> dict[str, Any]:
+    from lrev.dvjump import numbers as dvjump_numbers
+
+    return dvjump_numbers.numbers(results, versions, figures, claims)

@@ -1,0 +1,119 @@
+"""Tidy summary tables of the `dvjump` results (configured versions only, measured requests only).
+
+Statistical unit: the fork. Each contender runs alone in one JVM per round; a fork reports, per series
+(workload and bucket) and measured iteration, its requests' latency distribution. A comparison of two
+contenders (of any versions: one run covers them all) is the geometric mean over rounds of the ratio of
+the two forks' median latencies (the median over a fork's iterations of each iteration's median), its
+interval resampling rounds, then iterations within forks (:mod:`lrev.rounds`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from lrev import manifest, rounds, stats
+from lrev.dvjump import layout
+from lrev.dvjump.results import TABLES
+from lrev.tables import by_version, estimate_columns
+
+STUDY = "dvjump"
+#: The box plots' statistics, as the seed drew them: quartiles, minimum and 95th percentile.
+BOX = ("min", "q25", "median", "q75", "p95")
+
+
+@dataclass(frozen=True)
+class DvjResults:
+    latency: pd.DataFrame
+    answers: pd.DataFrame
+    export: pd.DataFrame
+    positions: pd.DataFrame
+    cost: pd.DataFrame
+    manifests: dict[str, dict]
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        return tuple(self.manifests)
+
+
+def load(results: str | Path, versions: Sequence[str]) -> DvjResults:
+    frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES)
+    return DvjResults(**frames, manifests=manifests)
+
+
+def converged_share(latency: pd.DataFrame) -> float:
+    """Share of measured requests whose series' warm-up converged."""
+    total = latency["requests"].sum()
+    return float(latency.loc[latency["stable"] == 1, "requests"].sum() / total) if total else math.nan
+
+
+def boxes(latency: pd.DataFrame) -> pd.DataFrame:
+    """Per contender × corpus × workload × bucket, the box statistics of request latency (ms): each the
+    median over the contender's forks and iterations of that statistic of an iteration's requests; and
+    the number of requests they summarise."""
+    keys = ["version", "contender", "corpus", "workload", "bucket", "threads"]
+    table = latency.groupby(keys, as_index=False).agg(**{k: (f"{k}_ms", "median") for k in BOX},
+                                                      requests=("requests", "sum"))
+    return by_version(table)
+
+
+def ratio(latency: pd.DataFrame, a: tuple[str, str], b: tuple[str, str], statistic: str = "median") -> pd.DataFrame:
+    """Latency of contender a ÷ contender b ((version, contender) each), per corpus × workload × bucket ×
+    request threads, paired by round: above 1, a is slower."""
+    rows = []
+    keys = ["corpus", "workload", "bucket", "threads"]
+    mine = latency[(latency["version"] == a[0]) & (latency["contender"] == a[1])]
+    theirs = latency[(latency["version"] == b[0]) & (latency["contender"] == b[1])]
+    for key, group in mine.groupby(keys, sort=True):
+        other = theirs[(theirs[keys] == pd.Series(dict(zip(keys, key)))).all(axis=1)]
+        if other.empty:
+            continue
+        est = rounds.ratio(group, other, "latency_ms", statistic)
+        rows.append({**dict(zip(keys, key)), "a": a[1], "b": b[1], **estimate_columns(est),
+                     "stable": bool(group["stable"].all() and other["stable"].all())})
+    return pd.DataFrame(rows)
+
+
+def concurrency(latency: pd.DataFrame) -> pd.DataFrame:
+    """Per contender, corpus, workload and bucket run on two request threads: the median latency at two
+    threads ÷ at one, paired by round (both ran in the same forks)."""
+    rows = []
+    keys = ["version", "contender", "corpus", "workload", "bucket"]
+    for key, group in latency.groupby(keys, sort=True):
+        if {1, 2} <= set(group["threads"]):
+            est = rounds.ratio(group[group["threads"] == 2], group[group["threads"] == 1], "latency_ms", "median")
+            rows.append({**dict(zip(keys, key)), **estimate_columns(est)})
+    return by_version(pd.DataFrame(rows))
+
+
+def export_table(export: pd.DataFrame) -> pd.DataFrame:
+    """The seed's export table: per contender, each run's latency (mean over forks, 95% CI), and the page
+    cache held before run 1 (mean resident share of the index)."""
+    rows = []
+    for (version, contender), group in export.groupby(["version", "contender"], sort=True):
+        row = {"version": version, "contender": contender,
+               "resident_share": float((group["resident_before"] / group["index_bytes"]).mean())}
+        for run, runs in group.groupby("run"):
+            est = rounds.location(runs, "latency_ms")
+            row[f"run{run}"], row[f"run{run}_low"], row[f"run{run}_high"] = est.value, est.low, est.high
+        rows.append(row)
+    return by_version(pd.DataFrame(rows))
+
+
+def cost_table(cost: pd.DataFrame) -> pd.DataFrame:
+    """What readers built on first access, mean over forks: build ms and heap bytes, per contender."""
+    built = cost[cost["build_nanos"] > 0]
+    return by_version(built.groupby(["version", "contender", "corpus"], as_index=False).agg(
+        build_ms=("build_nanos", lambda s: s.mean() / 1e6), heap_bytes=("heap_bytes", "mean")))
+
+
+def noise(latency: pd.DataFrame) -> pd.DataFrame:
+    """The A/A ratio (the baseline's twin ÷ the baseline) per cell, with its noise factor ``floor``."""
+    base = layout.contender(layout.BASELINE).version
+    aa = ratio(latency, (base, layout.AA), (base, layout.BASELINE))
+    aa["floor"] = [stats.noise_floor(lo, hi) for lo, hi in zip(aa["low"], aa["high"])]
+    return aa

@@ -1,0 +1,74 @@
+"""The `dvjump` study's fork task (run by :mod:`lrev.fork`, one JVM each): one contender, alone in its JVM."""
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from lrev import pagecache
+from lrev.dvjump import engine, layout
+from lrev.io import read_json
+
+#: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv ...
+STABLE_WINDOW = 3
+#: ... while the JIT compilers worked for at most this share of their time.
+JIT_QUIET_SHARE = 0.02
+
+
+def queries(root: Path, corpus: str) -> tuple[list[str], list[int], str]:
+    """The corpus's query terms and their buckets, and its export term."""
+    frame = pd.read_csv(layout.corpus_dir(root, corpus) / "queries.tsv", sep="\t", names=["term", "df", "bucket"],
+                        dtype={"term": str})
+    manifest = read_json(layout.corpus_dir(root, corpus) / "manifest.json")
+    return list(frame["term"]), [int(b) for b in frame["bucket"]], manifest["export_term"]
+
+
+def spec(root: Path, contender: str, corpus: str, dvjump: dict[str, Any], seed: int) -> engine.Spec:
+    c = layout.contender(contender)
+    terms, buckets, export_term = queries(root, corpus)
+    limits = dvjump["limits"]
+    return engine.Spec(
+        index_path=str(layout.index_dir(root, c.index_version, corpus, c.index_kind) / "index"), access=c.access,
+        workloads=layout.workloads(dvjump), concurrent_workloads=list(dvjump["concurrent_workloads"]), terms=terms,
+        buckets=buckets, export_term=export_term, export_bucket=layout.EXPORT_BUCKET,
+        variation_bucket=dvjump["variations"]["bucket"], rows=limits["rows"], facets=limits["facets"],
+        groups=limits["groups"], iteration_millis=dvjump["iteration_ms"], min_warmup_iterations=dvjump["min_warmup"],
+        max_warmup_iterations=dvjump["max_warmup"], stable_window=STABLE_WINDOW, stable_cv=dvjump["stable_cv"],
+        jit_quiet_share=JIT_QUIET_SHARE, measure_iterations=dvjump["measure_iterations"], seed=seed)
+
+
+def measure(root: str, version: str, round: int, contender: str, dvjump: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """Everything one contender is measured on, alone in this JVM: each corpus's requests (timed, then each
+    answered once more for the correctness gate), what its reader built on first access, the cost of one
+    read by docID position; then, on the full corpus, the seed's export test, its first run after the
+    index's files were dropped from the page cache. The A/A contender only times requests."""
+    root_ = Path(root)
+    seed = int(dvjump["seed"]) * 1000 + round * 100 + zlib.crc32(contender.encode()) % 100
+    out: dict[str, list[pd.DataFrame]] = {"latency": [], "answers": [], "cost": [], "positions": [], "export": []}
+    for corpus in layout.corpora(dvjump):
+        bench_spec = spec(root_, contender, corpus, dvjump, seed)
+        with engine.Bench(bench_spec) as bench:
+            out["latency"].append(bench.latencies().assign(corpus=corpus))
+            if contender.endswith(layout.AA_SUFFIX):
+                continue
+            out["answers"].append(bench.answers().assign(corpus=corpus))
+            out["cost"].append(bench.source_cost().assign(corpus=corpus))
+            if corpus == "full":
+                points, repeats = dvjump["positions"]["points"], dvjump["positions"]["repeats"]
+                out["positions"].extend(bench.positions(f, points, repeats) for f in dvjump["positions"]["fields"])
+        if corpus == "full" and not contender.endswith(layout.AA_SUFFIX):
+            out["export"].append(_export_cold(bench_spec, dvjump["export_runs"]))
+    return {name: pd.concat(parts, ignore_index=True) for name, parts in out.items() if parts}
+
+
+def _export_cold(bench_spec: engine.Spec, runs: int) -> pd.DataFrame:
+    """The export request ``runs`` times on a freshly opened index, the first after its files were evicted
+    from the page cache; the resident bytes before the first run are recorded with it."""
+    index = Path(bench_spec.index_path)
+    pagecache.evict([index])
+    resident = pagecache.resident_bytes([index])
+    with engine.Bench(bench_spec) as bench:
+        table = bench.export_runs(bench_spec.export_term, runs)
+    return table.assign(resident_before=resident, index_bytes=sum(p.stat().st_size for p in pagecache.files([index])))

@@ -1,0 +1,107 @@
+"""The dvjump study's results, from the smoke run's real pipeline: provenance, the correctness gate, the
+export test's cold first run, the mechanism's positions, and the search-time jump tables' cost."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from conftest import run_smoke
+from lrev import config
+from lrev.dvjump import layout, results, summary
+
+SETTINGS = config.load({"scale": "smoke", "studies": ["dvjump"]}).study("dvjump")
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    """The pipeline with the dvjump study alone, at smoke scale: its paper has the dvjump section only."""
+    return run_smoke(tmp_path_factory.mktemp("dvjump-runs"), "studies=[dvjump]")
+
+
+@pytest.fixture(scope="module")
+def data(smoke_run):
+    root, _, _ = smoke_run
+    return summary.load(root / "results", SETTINGS["versions"])
+
+
+def test_every_version_has_results_with_provenance(smoke_run):
+    root, _, _ = smoke_run
+    for version in SETTINGS["versions"]:
+        manifest = json.loads((layout.results_dir(root, version) / "manifest.json").read_text())
+        assert manifest["lucene_version_reported"] == version and manifest["study"] == "dvjump"
+        assert manifest["git"]["sha"] and manifest["jdk"]["flags"]
+        assert set(manifest["corpora"]) == set(layout.corpora(SETTINGS))
+
+
+def test_every_contender_ran_alone_in_every_round(data):
+    lat = data.latency
+    assert set(lat["contender"]) == set(layout.timed(SETTINGS))
+    assert (lat.groupby("fork")["contender"].nunique() == 1).all()
+    assert (lat.groupby(["round", "contender"])["fork"].nunique() == 1).all()
+    assert set(lat["round"]) == set(range(SETTINGS["rounds"]))
+    # Each contender ran in the JVM of its own version.
+    assert all(layout.contender(c).version == v for c, v in lat[["contender", "version"]].drop_duplicates().values)
+    assert (lat["latency_ms"] > 0).all()
+    # The concurrent workloads ran on one and on two request threads, the others on one.
+    assert set(lat.loc[lat["workload"].isin(SETTINGS["concurrent_workloads"]), "threads"]) == {1, 2}
+    assert set(lat.loc[~lat["workload"].isin(SETTINGS["concurrent_workloads"]), "threads"]) == {1}
+
+
+def test_every_request_was_answered_alike_by_every_contender(data):
+    answers = data.answers
+    assert set(answers["contender"]) == set(SETTINGS["contenders"])
+    assert (answers.groupby(["corpus", "workload", "term"])["checksum"].nunique() == 1).all()
+
+
+def test_a_different_answer_stops_the_results(data):
+    answers = data.answers.copy()
+    answers.loc[answers.index[0], "checksum"] += 1
+    with pytest.raises(results.AnswerMismatch, match=str(answers.loc[answers.index[0], "workload"])):
+        results.check_answers(answers, data.export)
+
+
+def test_the_first_export_runs_on_an_evicted_index(data):
+    export = data.export
+    assert set(export["run"]) == set(range(1, SETTINGS["export_runs"] + 1))
+    first = export[export["run"] == 1]
+    assert (first["resident_before"] < first["index_bytes"] / 2).all()
+
+
+def test_positions_span_the_segment_for_every_field(data):
+    pos = data.positions
+    assert set(pos["field"]) == set(SETTINGS["positions"]["fields"])
+    per = pos.groupby(["version", "contender", "field"])["doc"].nunique()
+    assert (per == SETTINGS["positions"]["points"]).all()
+
+
+def test_only_search_time_jump_tables_cost_anything_at_first_access(data):
+    built = data.cost.groupby("contender")["build_nanos"].max()
+    assert built["search-time"] > 0
+    assert (built.drop("search-time") == 0).all()
+
+
+def test_claims_are_judged_on_the_studys_own_versions(smoke_run):
+    root, _, _ = smoke_run
+    claims = json.loads((root / "results" / "dvjump" / "claims.json").read_text())
+    assert claims["versions"] == SETTINGS["versions"]
+    cells = {(v["claim"], v["version"]) for v in claims["verdicts"]}
+    assert cells == {(c["id"], v) for c in claims["claims"] for v in SETTINGS["versions"]}
+    cross = [p for v in claims["verdicts"] for p in v["parts"] if p.get("version_b") not in (None, v["version"])]
+    assert cross, "claims compare versions within one run"
+
+
+def test_the_paper_has_the_dvjump_section_alone(smoke_run):
+    root, _, second = smoke_run
+    assert (root / "paper" / "lucene-revisited.pdf").read_bytes()[:5] == b"%PDF-"
+    numbers = json.loads((root / "paper" / "numbers.json").read_text())
+    assert numbers["order"] == ["dvjump"] and list(numbers["studies"]) == ["dvjump"]
+    assert "Nothing to be done" in second.stdout + second.stderr
+
+
+def test_box_statistics_are_ordered(data):
+    box = summary.boxes(data.latency)
+    assert (box["min"] <= box["q25"]).all() and (box["q25"] <= box["median"]).all()
+    assert (box["median"] <= box["q75"]).all() and (box["q75"] <= box["p95"]).all()
+    assert isinstance(box, pd.DataFrame) and len(box)

@@ -1,0 +1,107 @@
+# The `dvjump` study (seeds 000/004): corpora -> one single-segment index per builder version, corpus and
+# kind -> one notebook run over every version (forks interleaved in rounds) -> figures; its claims and paper
+# numbers come from the generic rules of paper.smk.
+import json
+
+from lrev.dvjump import figures as dvj_figures
+from lrev.dvjump import layout as dvj_layout
+from lrev.dvjump.forks import CODE as DVJ_FORK_CODE
+from lrev.dvjump.results import FILES as DVJ_RESULTS
+
+DVJ = CFG.study("dvjump")
+DVJ_RUN_CODE = [*DVJ_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/dvjump/results.py"]
+DVJ_SUMMARY_CODE = ["lrev/dvjump/summary.py", "lrev/dvjump/study.py", "lrev/dvjump/layout.py", "lrev/rounds.py",
+                    "lrev/stats.py", "lrev/tables.py", "lrev/manifest.py"]
+DVJ_FIGURES = dvj_figures.names(DVJ["workloads"])
+
+
+def dvj_results(version):
+    return [str(dvj_layout.results_dir(ROOT, version) / name) for name in DVJ_RESULTS]
+
+
+def dvj_index(version, corpus, kind):
+    return dvj_layout.index_dir(ROOT, version, corpus, kind) / "manifest.json"
+
+
+rule dvjump_corpus:
+    input:
+        "data-recipes/dvjump_corpus.py",
+    output:
+        docs=ROOT / "corpora/dvjump/{corpus}/docs.tsv",
+        queries=ROOT / "corpora/dvjump/{corpus}/queries.tsv",
+        manifest=ROOT / "corpora/dvjump/{corpus}/manifest.json",
+    wildcard_constraints:
+        corpus="full|tenth",
+    params:
+        docs=lambda w: dvj_layout.corpus_docs(DVJ, w.corpus),
+        buckets=lambda w: " ".join(map(str, dvj_layout.corpus_buckets(DVJ, w.corpus))),
+        seed=DVJ["seed"],
+        queries_per_bucket=DVJ["queries_per_bucket"],
+        export_fraction=DVJ["export_fraction"],
+    shell:
+        "{PY} data-recipes/dvjump_corpus.py --docs {params.docs} --seed {params.seed} --buckets {params.buckets}"
+        " --queries-per-bucket {params.queries_per_bucket} --export-fraction {params.export_fraction}"
+        " --out {ROOT}/corpora/dvjump/{wildcards.corpus}"
+
+
+rule dvjump_index:
+    input:
+        unpack(lambda w: engine_of("dvjump", w.version)),
+        corpus=ROOT / "corpora/dvjump/{corpus}/manifest.json",
+        source=lambda w: [dvj_index(dvj_layout.UPGRADED_FROM, w.corpus, "native")] if w.kind == "upgraded" else [],
+        code=["lrev/dvjump/index.py", "lrev/dvjump/engine.py", "lrev/bridge.py", "lrev/io.py"],
+    output:
+        ROOT / "indexes/dvjump/{version}/{corpus}/{kind}/manifest.json",
+    wildcard_constraints:
+        corpus="full|tenth",
+        kind="native|dv70|dv80|upgraded",
+    params:
+        source=lambda w: (f"--source {dvj_index(dvj_layout.UPGRADED_FROM, w.corpus, 'native').parent}"
+                          if w.kind == "upgraded" else ""),
+    threads: 1
+    shell:
+        "{PY} -m lrev.dvjump.index --version {wildcards.version} --corpus {ROOT}/corpora/dvjump/{wildcards.corpus}"
+        " --kind {wildcards.kind} {params.source} --out {ROOT}/indexes/dvjump/{wildcards.version}/{wildcards.corpus}"
+        "/{wildcards.kind}"
+
+
+rule dvjump_run:
+    """One papermill execution for every version: rounds of forks, each contender alone in its JVM."""
+    input:
+        notebook="notebooks/dvjump.ipynb",
+        code=DVJ_RUN_CODE,
+        indexes=[dvj_index(*i) for i in dvj_layout.indexes(DVJ)],
+        engines=[engine_of("dvjump", v)["jar"] for v in DVJ["versions"]],
+    output:
+        results=[f for v in DVJ["versions"] for f in dvj_results(v)],
+        notebook=ROOT / "results/dvjump/dvjump.ipynb",
+    params:
+        # The effective settings, as the notebook's `overrides` (it validates them again).
+        overrides=json.dumps({"overrides": DVJ}, sort_keys=True),
+    # Timings own the whole machine: nothing else runs beside a measurement.
+    threads: workflow.cores
+    shell:
+        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+
+
+rule dvjump_figures:
+    input:
+        results=[f for v in DVJ["versions"] for f in dvj_results(v)],
+        code=["lrev/dvjump/figures.py", "lrev/plots.py", *DVJ_SUMMARY_CODE],
+    output:
+        [str(ROOT / f"figures/dvjump/{name}.{ext}") for name in DVJ_FIGURES for ext in ("pdf", "png")],
+    params:
+        versions=" ".join(DVJ["versions"]),
+        workloads=" ".join(DVJ["workloads"]),
+    shell:
+        "{PY} -m lrev.dvjump.figures --results {ROOT}/results --versions {params.versions}"
+        " --workloads {params.workloads} --out {ROOT}/figures/dvjump"
+
+
+STUDY_OUTPUTS["dvjump"] = {
+    "versions": DVJ["versions"],
+    "results": [f for v in DVJ["versions"] for f in dvj_results(v)],
+    "figures": rules.dvjump_figures.output,
+    "code": [*DVJ_SUMMARY_CODE, "lrev/dvjump/numbers.py", "lrev/dvjump/figures.py"],
+}
