@@ -23,8 +23,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  * through one {@link Columns.Source} for the JVM's life (search-time jump tables, if any, are built on
  * first access and kept), and every request gets fresh columns, as a Solr request does.
  *
- * <p>{@link #latencies} times the requests: one series per workload and hit-count bucket, cycling
- * through the bucket's queries, in the time-based, interleaved iterations of {@link
+ * <p>{@link #latencies} times the requests: one series per workload and hit-count bucket, in whole
+ * passes over the bucket's queries, in the time-based, interleaved iterations of {@link
  * InterleavedRunner}; every request's latency is kept. {@link #answers} then runs each request once
  * more and returns the checksum of its answer, which must agree across contenders.
  */
@@ -143,12 +143,18 @@ public final class DvjBench implements Closeable {
       this.next = offset;
     }
 
+    /**
+     * Requests until the deadline, in whole passes over the series' queries: a bucket's queries differ
+     * in hit count, so an iteration that ended mid-pass would weigh them differently from the next one.
+     */
     Void run(long deadline, LongSupplier clock) throws IOException {
       done = 0;
       hits = 0;
       List<String> terms = series.terms;
+      next %= terms.size();
+      int first = next;
       do {
-        String term = terms.get(next % terms.size());
+        String term = terms.get(next);
         next = (next + 1) % terms.size();
         long start = clock.getAsLong();
         Matches matches = Matches.of(leaf, term);
@@ -159,7 +165,7 @@ public final class DvjBench implements Closeable {
         }
         latencies[done++] = latency;
         hits += matches.size();
-      } while (clock.getAsLong() < deadline);
+      } while (next != first || clock.getAsLong() < deadline);
       return null;
     }
   }
