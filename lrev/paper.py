@@ -49,6 +49,9 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                             f"{interval(margin['low'], margin['high'])}")
             else:
                 measured = f"{part['label']}: {fmt(part.get('value'))} {interval(part.get('low'), part.get('high'))}"
+            if part.get("converged") is False:
+                # Says why a decisive-looking interval is still inconclusive.
+                measured += " (a series did not converge)"
             parts.append(measured)
         rows.append({"claim": verdict["claim"], "version": verdict["version"], "verdict": verdict["verdict"],
                      "measured": "; ".join(parts) if parts else (verdict.get("reason") or ""),

@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from lrev import claims, config, rounds, stats
+from lrev import claims, config, paper, rounds, stats
 from lrev.config import REPO
 from lrev.pk import summary
 from lrev.tables import select
@@ -140,6 +140,8 @@ def test_an_unconverged_warmup_makes_the_part_inconclusive(results):
     lookups.loc[one_fork, "stable"] = 0
     part = _pk3_speed(_with(results, "lookups", lookups))
     assert part["converged"] is False and part["verdict"] == "inconclusive"
+    row = {"claim": "pk-3", "version": "9.12.3", "verdict": "inconclusive", "parts": [part]}
+    assert paper.claim_rows({"verdicts": [row]})[0]["measured"].endswith("(a series did not converge)")
 
 
 def test_two_forks_of_one_side_in_a_round_is_an_error(results):

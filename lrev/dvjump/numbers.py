@@ -44,6 +44,20 @@ def gains(data: summary.DvjResults) -> list[dict[str, Any]]:
     return out
 
 
+def mechanism(data: summary.DvjResults) -> list[dict[str, Any]]:
+    """The cost of one read with a fresh reader near the segment's start (the first position after doc 0)
+    and at its end, per field, for the reader without jump tables and those with them: why a gain depends
+    on the segment's size (median over forks and repeats, ns)."""
+    out = []
+    positions = data.positions[data.positions["contender"].isin([layout.BASELINE, "upgraded", "lucene6"])]
+    for (contender, field), rows in positions.groupby(["contender", "field"], sort=True):
+        cost = rows.groupby("doc")["nanos"].median()
+        start, end = cost[cost.index > 0].iloc[0], cost.iloc[-1]
+        out.append({"contender": contender, "field": field, "start_ns": fmt(start, 0), "end_ns": fmt(end, 0),
+                    "growth": fmt(end / start), "end_doc": f"{int(cost.index[-1]):,}"})
+    return out
+
+
 def variations(data: summary.DvjResults, settings: dict[str, Any]) -> list[dict[str, Any]]:
     """The seed's missing variations of request size: the jump tables' gain (baseline ÷ upgraded) at the
     configured size and at each other one, on the variation bucket's queries."""
@@ -87,6 +101,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                         for r in summary.concurrency(data.latency).itertuples() if r.corpus == "full"
                         and r.contender != layout.AA],
         "gains": gains(data),
+        "mechanism": mechanism(data),
         "jump_cost": [{"corpus": r.corpus, "build_ms": fmt(r.build_ms, 1), "heap": f"{r.heap_bytes / 1024:,.0f} KiB"}
                       for r in cost.itertuples()],
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names(p["workloads"])},

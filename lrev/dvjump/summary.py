@@ -46,9 +46,10 @@ def load(results: str | Path, versions: Sequence[str]) -> DvjResults:
 
 
 def converged_share(latency: pd.DataFrame) -> float:
-    """Share of measured requests whose series' warm-up converged."""
-    total = latency["requests"].sum()
-    return float(latency.loc[latency["stable"] == 1, "requests"].sum() / total) if total else math.nan
+    """Share of measured samples (series × iteration, as in every study) whose series' warm-up converged. Not
+    weighted by requests: a series of fast requests runs thousands per iteration and would hide the slow
+    series, whose warm-up is the one that fails."""
+    return float((latency["stable"] == 1).mean()) if len(latency) else math.nan
 
 
 def boxes(latency: pd.DataFrame) -> pd.DataFrame:
