@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from lrev import config
 from lrev.config import REPO
@@ -24,6 +26,17 @@ def test_second_run_has_nothing_to_do(smoke_run):
     _, _, second = smoke_run
     assert second.returncode == 0
     assert "Nothing to be done" in second.stdout + second.stderr
+
+
+@pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
+def test_listing_one_study_reruns_no_job_of_any_study(smoke_run, study):
+    # Each study's jobs depend on its own inputs only: after a run of all of them, a paper of one
+    # rebuilds the paper and nothing else.
+    root, _, _ = smoke_run
+    dry = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "2", "--config", "scale=smoke",
+                          f"outdir={root.parent}", f"studies=[{study}]"], cwd=REPO, capture_output=True, text=True)
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    assert set(re.findall(r"^rule (\w+):", dry.stdout + dry.stderr, re.M)) <= {"paper", "all"}
 
 
 def test_every_version_has_results_with_provenance(smoke_run):
