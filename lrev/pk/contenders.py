@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--update", action="store_true", help="rewrite the registry from the built engines")
     mode.add_argument("--check", action="store_true", help="exit 1 if the registry differs from the engines")
     ap.add_argument("versions", nargs="*", metavar="VERSION",
-                    help="Lucene versions (default: every version in config lucene_versions)")
+                    help="Lucene versions (default: the versions pk runs on)")
     ap.add_argument("--extra-classpath", default="",
                     help="colon-separated entries put before the engine jar (e.g. freshly compiled classes)")
     a = ap.parse_args(argv)
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from lrev.config import load
 
-        versions = load().lucene_versions
+        versions = load().study("pk")["versions"]
     extra = [p for p in a.extra_classpath.split(":") if p]
     try:
         if a.update:
