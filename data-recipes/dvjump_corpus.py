@@ -117,10 +117,12 @@ def _pick(rng: np.random.Generator, weights: np.ndarray, size: int) -> np.ndarra
 
 def query_terms(docs: int, buckets: list[int], queries_per_bucket: int) -> list[tuple[str, int, int]]:
     """(term, document frequency, bucket m) for each bucket m (10^m <= docs): frequencies spread
-    log-uniformly over [10^m, 10^(m+1)), capped at ``docs``, distinct within a bucket."""
+    log-uniformly over [10^m, min(10^(m+1), docs)), distinct within a bucket. The top bucket of a corpus
+    smaller than 10^(m+1) stays below ``docs``: a query matching every document is no bucket's typical one."""
     out = []
     for m in buckets:
-        dfs = sorted({min(docs, round(10 ** (m + k / queries_per_bucket))) for k in range(queries_per_bucket)})
+        span = math.log10(min(10 ** (m + 1), docs)) - m
+        dfs = sorted({round(10 ** (m + span * k / queries_per_bucket)) for k in range(queries_per_bucket)})
         out.extend((f"q{m}n{df}", df, m) for df in dfs)
     return out
 

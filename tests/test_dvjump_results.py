@@ -42,6 +42,61 @@ def test_every_contender_ran_alone_in_every_round(data):
     assert set(lat.loc[~lat["workload"].isin(SETTINGS["concurrent_workloads"]), "threads"]) == {1}
 
 
+def test_warmup_ran_until_every_series_converged_or_the_limit(data):
+    keys = ["version", "round", "contender", "corpus", "workload", "bucket", "threads"]
+    warm = data.warmup.groupby(keys).size().rename("warmup").reset_index()
+    series = data.latency.groupby(keys, as_index=False)["stable"].first().merge(warm, on=keys, how="left")
+    assert series["warmup"].notna().all()
+    # Warm-up is shared by a fork's series: it stops for all at once, at the limit if one has not converged.
+    per_fork = series.groupby(["round", "contender", "corpus"])
+    assert (per_fork["warmup"].nunique() == 1).all()
+    assert series["warmup"].between(SETTINGS["min_warmup"], SETTINGS["max_warmup"]).all()
+    assert (series.loc[series["stable"] == 0, "warmup"] == SETTINGS["max_warmup"]).all()
+
+
+def test_an_unconverged_series_is_told_spread_or_compiling():
+    def rows(stable, means, jit):
+        keys = {"version": "8.11.4", "round": 0, "contender": "upgraded", "corpus": "full", "workload": "sort",
+                "bucket": 2, "threads": 1}
+        warm = pd.DataFrame([{**keys, "iteration": i, "mean_nanos": m, "requests": 1000, "jit_ms": j}
+                             for i, (m, j) in enumerate(zip(means, jit))])
+        return warm, pd.DataFrame([{**keys, "stable": stable}])
+    flat, compiled, spread = [100_000] * 4, [0, 0, 9, 0], [100_000, 100_000, 100_000, 200_000]
+    assert summary.unconverged(*rows(1, flat, [0] * 4), 3, 0.1, 0.02).empty
+    why = summary.unconverged(*rows(0, flat, compiled), 3, 0.1, 0.02).iloc[0]
+    assert why["compiling"] and not why["spread"]
+    why = summary.unconverged(*rows(0, spread, [0] * 4), 3, 0.1, 0.02).iloc[0]
+    assert why["spread"] and not why["compiling"]
+    # Only the last window counts: a compilation before it does not.
+    why = summary.unconverged(*rows(0, spread, [50, 0, 0, 0]), 3, 0.1, 0.02).iloc[0]
+    assert not why["compiling"]
+
+
+def test_the_cocktail_effect_compares_the_whole_saving_with_the_sum_of_the_parts():
+    # Per round: lucene7-index and upgraded's fork latencies (ms) on each request; round 1 saves twice as much
+    # on the whole. Savings, round 0: whole 8, parts 2 + 2 + 1 = 5; round 1: whole 16, parts 5.
+    ms = {"lucene7-index": {"combined": [10, 18], "facet": [3, 3], "group": [3, 3], "retrieve": [2, 2]},
+          "upgraded": {"combined": [2, 2], "facet": [1, 1], "group": [1, 1], "retrieve": [1, 1]}}
+    version = {"lucene7-index": "8.11.4", "upgraded": "8.11.4"}
+    rows = [{"version": version[c], "contender": c, "fork": f"{c}-{r}", "round": r, "corpus": "full", "threads": 1,
+             "bucket": 4, "workload": w, "latency_ms": v[r] * k}
+            for c, by_w in ms.items() for w, v in by_w.items() for r in (0, 1) for k in (0.9, 1.0, 1.1)]
+    table = summary.cocktail(pd.DataFrame(rows), ("8.11.4", "lucene7-index"), ("8.11.4", "upgraded"), "combined",
+                             ["facet", "group", "retrieve"])
+    row = table.iloc[0]
+    assert (row["whole_ms"], row["parts_ms"]) == (12.0, 5.0)
+    assert row["ratio"] == 12.0 / 5.0 and (row["low"], row["high"]) == (8 / 5, 16 / 5)
+    # Parts that saved nothing leave nothing to compare.
+    slower = [{**r, "latency_ms": r["latency_ms"] * 10} if r["contender"] == "upgraded" and r["workload"] == "facet"
+              else r for r in rows]
+    row = summary.cocktail(pd.DataFrame(slower), ("8.11.4", "lucene7-index"), ("8.11.4", "upgraded"), "combined",
+                           ["facet", "group", "retrieve"]).iloc[0]
+    assert row["parts_ms"] == -4.0 and pd.isna(row["ratio"]) and pd.isna(row["low"])
+    # A part that never ran alone leaves no row, rather than a sum missing a term.
+    assert summary.cocktail(pd.DataFrame(rows), ("8.11.4", "lucene7-index"), ("8.11.4", "upgraded"), "combined",
+                            ["facet", "sort"]).empty
+
+
 def test_every_request_was_answered_alike_by_every_contender(data):
     answers = data.answers
     assert set(answers["contender"]) == set(SETTINGS["contenders"])

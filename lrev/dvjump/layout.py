@@ -2,7 +2,7 @@
 
     corpora/dvjump/<corpus>/                 docs.tsv, queries.tsv, manifest.json (corpus: full, tenth)
     indexes/dvjump/<version>/<corpus>/<kind>/   one single-segment Lucene index + manifest.json
-    results/dvjump/<version>/                latency, answers, export, positions, cost .parquet, manifest.json
+    results/dvjump/<version>/                latency, warmup, answers, export, positions, cost .parquet, manifest.json
     results/dvjump/forks/round-<r>/<job>/    each fork's own output (one run covers every version)
     figures/dvjump/                          <figure>.pdf / .png
 """

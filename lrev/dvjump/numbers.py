@@ -2,6 +2,7 @@
 result files of the configured versions (:func:`numbers`, called through :mod:`lrev.dvjump.study`)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -9,6 +10,9 @@ from lrev import stats
 from lrev.dvjump import figures, layout, summary
 from lrev.dvjump.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
 from lrev.paper import fmt, interval, provenance_row
+
+#: The requests the production request combines that also run alone.
+COCKTAIL_PARTS = ("facet", "group", "retrieve")
 
 
 def parameters_text(p: dict[str, Any]) -> str:
@@ -44,12 +48,57 @@ def gains(data: summary.DvjResults) -> list[dict[str, Any]]:
     return out
 
 
+def regression(data: summary.DvjResults) -> list[dict[str, Any]]:
+    """Lucene 7.7.3's latency ÷ the random-access Lucene 6.6.6's and ÷ the upgraded index's (index-time
+    jump tables), for the requests that read DocValues out of docID order (export, retrieval), per bucket
+    (full corpus, one request thread): above 1, Lucene 7 is slower."""
+    seven = layout.CONTENDERS["lucene7"]
+    out = []
+    for name in ("lucene6", "upgraded"):
+        if not {"lucene7", name} <= set(data.latency["contender"]):
+            continue
+        ratio = summary.ratio(data.latency, (seven.version, "lucene7"), (layout.CONTENDERS[name].version, name))
+        keep = (ratio["corpus"] == "full") & (ratio["threads"] == 1) & ratio["workload"].isin(["export", "retrieve"])
+        for r in ratio[keep].itertuples():
+            out.append({"against": name, "workload": r.workload, "bucket": int(r.bucket), "ratio": fmt(r.value),
+                        "ci": interval(r.low, r.high)})
+    return out
+
+
+def formats(data: summary.DvjResults) -> list[dict[str, Any]]:
+    """8.11.4 with every field's DocValues in the Lucene70 format ÷ the same documents in Lucene80, per
+    workload and bucket (full corpus, one thread): the jump tables alone, with nothing else changed."""
+    version = layout.CONTENDERS["dv70"].version
+    if not {"dv70", "dv80"} <= set(data.latency["contender"]):
+        return []
+    ratio = summary.ratio(data.latency, (version, "dv70"), (version, "dv80"))
+    return [{"workload": r.workload, "bucket": int(r.bucket), "ratio": fmt(r.value), "ci": interval(r.low, r.high)}
+            for r in ratio[(ratio["corpus"] == "full") & (ratio["threads"] == 1)].itertuples()]
+
+
+def cocktail(data: summary.DvjResults) -> list[dict[str, Any]]:
+    """What the production request saves with jump tables against the sum of what faceting, grouping and
+    retrieval save alone (the seed's "cocktail effect"; cardinality never ran alone, there or here)."""
+    base = (layout.contender(layout.BASELINE).version, layout.BASELINE)
+    out = []
+    for name in ("upgraded", "search-time", "lucene9", "lucene10"):
+        if name not in set(data.latency["contender"]):
+            continue
+        table = summary.cocktail(data.latency, base, (layout.CONTENDERS[name].version, name), "combined",
+                                 COCKTAIL_PARTS)
+        out.extend({"contender": name, "bucket": r.bucket, "whole_ms": fmt(r.whole_ms, 2),
+                    "parts_ms": fmt(r.parts_ms, 2), "ratio": fmt(r.ratio),
+                    "range": "n/a" if math.isnan(r.low) else interval(r.low, r.high)}
+                   for r in table.itertuples())
+    return out
+
+
 def mechanism(data: summary.DvjResults) -> list[dict[str, Any]]:
     """The cost of one read with a fresh reader near the segment's start (the first position after doc 0)
-    and at its end, per field, for the reader without jump tables and those with them: why a gain depends
-    on the segment's size (median over forks and repeats, ns)."""
+    and at its end, per contender and field: why a gain depends on the segment's size, and what each kind
+    of jump table costs per read (median over forks and repeats, ns)."""
     out = []
-    positions = data.positions[data.positions["contender"].isin([layout.BASELINE, "upgraded", "lucene6"])]
+    positions = data.positions[data.positions["contender"] != layout.AA]
     for (contender, field), rows in positions.groupby(["contender", "field"], sort=True):
         cost = rows.groupby("doc")["nanos"].median()
         start, end = cost[cost.index > 0].iloc[0], cost.iloc[-1]
@@ -78,6 +127,18 @@ def variations(data: summary.DvjResults, settings: dict[str, Any]) -> list[dict[
     return out
 
 
+def unconverged(data: summary.DvjResults, p: dict[str, Any]) -> dict[str, Any]:
+    """How many series (one per fork) never converged, and why, from their last warm-up window."""
+    why = summary.unconverged(data.warmup, data.latency, STABLE_WINDOW, p["stable_cv"], JIT_QUIET_SHARE)
+    series = data.latency[["version", "round", "contender", "corpus", "workload", "bucket", "threads"]]
+    return {"series": len(why), "of": len(series.drop_duplicates()),
+            "compiling": int((why["compiling"] & ~why["spread"]).sum()),
+            "spread": int((why["spread"] & ~why["compiling"]).sum()),
+            "both": int((why["spread"] & why["compiling"]).sum()),
+            "median_cv": fmt(why["cv"].median()) if len(why) else "n/a",
+            "by_workload": [{"workload": w, "series": int(n)} for w, n in why.groupby("workload").size().items()]}
+
+
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
     data = summary.load(results, versions)
     p = next(iter(data.manifests.values()))["parameters"]
@@ -85,6 +146,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     return {
         "meta": {"docs": f"{p['docs']:,}", "tenth_docs": f"{p['docs'] // 10:,}" if p["tenth"] else None,
                  "rounds": p["rounds"], "iteration_ms": p["iteration_ms"], "max_warmup": p["max_warmup"],
+                 "stable_cv": p["stable_cv"],
                  "measure_iterations": p["measure_iterations"], "buckets": p["buckets"],
                  "queries_per_bucket": p["queries_per_bucket"], "export_percent": f"{p['export_fraction'] * 100:g}%",
                  "export_runs": p["export_runs"], "workloads": p["workloads"], "limits": p["limits"],
@@ -100,7 +162,11 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                          "ratio": fmt(r.value), "ci": interval(r.low, r.high)}
                         for r in summary.concurrency(data.latency).itertuples() if r.corpus == "full"
                         and r.contender != layout.AA],
+        "unconverged": unconverged(data, p),
         "gains": gains(data),
+        "regression": regression(data),
+        "cocktail": cocktail(data),
+        "formats": formats(data),
         "mechanism": mechanism(data),
         "jump_cost": [{"corpus": r.corpus, "build_ms": fmt(r.build_ms, 1), "heap": f"{r.heap_bytes / 1024:,.0f} KiB"}
                       for r in cost.itertuples()],

@@ -4,6 +4,8 @@
                        mean hits, the requests' latency mean/min/q25/median/q75/p95/max (ns, and in ms
                        as <stat>_ms; latency_ms is the median), stable (the series converged); ``round``
                        pairs forks, ``fork`` names the JVM (its contender)
+    warmup.parquet     the same for each warm-up iteration: why a series that never converged did not
+                       (its iterations spread, or the JIT was still compiling)
     answers.parquet    each request's answer checksum (the correctness gate: identical across contenders)
     export.parquet     the seed's export test: runs 1..n, the first on evicted files (resident_before)
     positions.parquet  the cost of one read by docID position, per field
@@ -21,7 +23,7 @@ from lrev import fork, manifest
 from lrev.dvjump import layout
 from lrev.io import read_json
 
-TABLES = ("latency", "answers", "export", "positions", "cost")
+TABLES = ("latency", "warmup", "answers", "export", "positions", "cost")
 #: What the engine reports of each series' requests in an iteration.
 LATENCY_STATS = ("mean", "min", "q25", "median", "q75", "p95", "max")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")

@@ -29,6 +29,7 @@ BOX = ("min", "q25", "median", "q75", "p95")
 @dataclass(frozen=True)
 class DvjResults:
     latency: pd.DataFrame
+    warmup: pd.DataFrame
     answers: pd.DataFrame
     export: pd.DataFrame
     positions: pd.DataFrame
@@ -50,6 +51,26 @@ def converged_share(latency: pd.DataFrame) -> float:
     weighted by requests: a series of fast requests runs thousands per iteration and would hide the slow
     series, whose warm-up is the one that fails."""
     return float((latency["stable"] == 1).mean()) if len(latency) else math.nan
+
+
+def unconverged(warmup: pd.DataFrame, latency: pd.DataFrame, window: int, stable_cv: float,
+                jit_quiet_share: float) -> pd.DataFrame:
+    """Why each series (per fork) that never converged did not, judged on its last warm-up window as the
+    harness judged it: ``spread`` (the iterations' mean latencies varied by more than ``stable_cv``) and
+    ``compiling`` (the JIT compiled for more than ``jit_quiet_share`` of the window). One row per such
+    series: contender, version, round, corpus, workload, bucket, threads, cv, jit_share, spread, compiling."""
+    keys = ["version", "round", "contender", "corpus", "workload", "bucket", "threads"]
+    failed = latency.loc[latency["stable"] == 0, keys].drop_duplicates()
+    tail = (warmup.merge(failed, on=keys).sort_values("iteration").groupby(keys, sort=True).tail(window))
+    # ns per request, as the harness's ns/op; an iteration's time is its requests' total latency.
+    tail = tail.assign(ns_per_op=tail["mean_nanos"], nanos=tail["mean_nanos"] * tail["requests"])
+    out = tail.groupby(keys, as_index=False).agg(
+        cv=("ns_per_op", lambda x: float(x.std(ddof=1) / x.mean()) if len(x) > 1 else math.nan),
+        jit_ms=("jit_ms", "sum"), nanos=("nanos", "sum"))
+    out["jit_share"] = out["jit_ms"] * 1e6 / out["nanos"]
+    out["spread"] = out["cv"] > stable_cv
+    out["compiling"] = out["jit_share"] > jit_quiet_share
+    return out.drop(columns=["jit_ms", "nanos"])
 
 
 def boxes(latency: pd.DataFrame) -> pd.DataFrame:
@@ -76,6 +97,35 @@ def ratio(latency: pd.DataFrame, a: tuple[str, str], b: tuple[str, str], statist
         est = rounds.ratio(group, other, "latency_ms", statistic)
         rows.append({**dict(zip(keys, key)), "a": a[1], "b": b[1], **estimate_columns(est),
                      "stable": bool(group["stable"].all() and other["stable"].all())})
+    return pd.DataFrame(rows)
+
+
+def cocktail(latency: pd.DataFrame, base: tuple[str, str], other: tuple[str, str], whole: str,
+             parts: Sequence[str]) -> pd.DataFrame:
+    """The seed's "cocktail effect": the time ``other`` saves against ``base`` ((version, contender) each) on
+    the request ``whole``, against the sum of what it saves on each of ``parts`` run alone, per bucket (full
+    corpus, one thread). Each fork's statistic is its median latency; a round's saving is base's fork minus
+    other's. ``ratio`` is the mean saving on the whole ÷ the mean summed saving on the parts (above 1: more
+    than the sum of its parts), ``low``/``high`` the range of that ratio over rounds. Where the parts saved
+    nothing (a sum ≤ 0), there is nothing to compare: the ratio, or the range, is NaN."""
+    cells = latency[(latency["corpus"] == "full") & (latency["threads"] == 1)]
+    rows = []
+    for bucket, cell in cells.groupby("bucket", sort=True):
+        saved: dict[str, np.ndarray] = {}
+        for workload in (whole, *parts):
+            sides = [cell[(cell["version"] == v) & (cell["contender"] == c) & (cell["workload"] == workload)]
+                     for v, c in (base, other)]
+            if any(side.empty for side in sides):
+                break
+            a, b = rounds.paired(*sides, "latency_ms")
+            saved[workload] = np.array([np.median(x) - np.median(y) for x, y in zip(a, b)])
+        else:
+            summed = sum(saved[p] for p in parts)
+            whole_ms, parts_ms = float(saved[whole].mean()), float(summed.mean())
+            per_round = saved[whole] / summed if (summed > 0).all() else np.full(len(summed), math.nan)
+            rows.append({"bucket": int(bucket), "a": base[1], "b": other[1], "whole_ms": whole_ms, "parts_ms": parts_ms,
+                         "ratio": whole_ms / parts_ms if parts_ms > 0 else math.nan,
+                         "low": float(per_round.min()), "high": float(per_round.max())})
     return pd.DataFrame(rows)
 
 

@@ -46,11 +46,15 @@ def measure(root: str, version: str, round: int, contender: str, dvjump: dict[st
     index's files were dropped from the page cache. The A/A contender only times requests."""
     root_ = Path(root)
     seed = int(dvjump["seed"]) * 1000 + round * 100 + zlib.crc32(contender.encode()) % 100
-    out: dict[str, list[pd.DataFrame]] = {"latency": [], "answers": [], "cost": [], "positions": [], "export": []}
+    out: dict[str, list[pd.DataFrame]] = {"latency": [], "warmup": [], "answers": [], "cost": [], "positions": [],
+                                          "export": []}
     for corpus in layout.corpora(dvjump):
         bench_spec = spec(root_, contender, corpus, dvjump, seed)
         with engine.Bench(bench_spec) as bench:
-            out["latency"].append(bench.latencies().assign(corpus=corpus))
+            iterations = bench.latencies().assign(corpus=corpus)
+            measured = iterations["phase"] == "measure"
+            out["latency"].append(iterations[measured].drop(columns="phase").reset_index(drop=True))
+            out["warmup"].append(iterations[~measured].drop(columns="phase").reset_index(drop=True))
             if contender.endswith(layout.AA_SUFFIX):
                 continue
             out["answers"].append(bench.answers().assign(corpus=corpus))

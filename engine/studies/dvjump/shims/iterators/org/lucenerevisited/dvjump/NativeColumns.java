@@ -8,10 +8,10 @@ import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * DocValues of Lucene 7 and later, read the way Solr reads them: one forward-only iterator per field
- * and request; when the request needs an earlier document than the iterator is on (export in sort
- * order, retrieval in rank order), a fresh iterator, which reaches the document from the segment's
- * start. Without jump tables that walk visits every block before the document.
+ * DocValues of Lucene 7 and later, read the way Solr 7 reads them: one forward-only iterator per
+ * column; when a request needs an earlier document than the iterator is on, a fresh iterator, which
+ * reaches the document from the segment's start (export and retrieval take a fresh column for every
+ * document, as Solr 7 did). Without jump tables that walk visits every block before the document.
  */
 public final class NativeColumns implements Columns.Source {
 

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The search-time jump tables return what Lucene's own Lucene 7.0 reader returns, for every document,
  * in order and at random, on fields built to use each encoding: IndexedDISI blocks that are SPARSE,
  * DENSE, ALL and absent; values that are constant, table-encoded, packed at one width with a common
- * divisor, and packed in blocks of varying width.
+ * divisor, and packed in blocks of varying width (among them constant blocks, and blocks scaled by a
+ * common divisor).
  */
 class SearchTimeJumpTablesTest {
 
@@ -80,6 +81,11 @@ class SearchTimeJumpTablesTest {
         d.add(new NumericDocValuesField("varying", -1000 + random.nextInt(1 << width)));
         d.add(new NumericDocValuesField("table", new long[] {3, 1_000, 1_000_000}[random.nextInt(3)]));
         d.add(new NumericDocValuesField("constant", 42));
+        // Blocks of 16,384 values: one value throughout (width 0), 30 bits, 6 bits, in turn.
+        int run = (doc >>> 14) % 3;
+        d.add(new NumericDocValuesField("runs", run == 0 ? 77 : random.nextInt(1 << (run == 1 ? 30 : 6))));
+        // Multiples of 4 in blocks of 4 and 20 bits: each block packs (value - its minimum) / 4.
+        d.add(new NumericDocValuesField("gcd_varying", 4L * random.nextInt(1 << (width == 5 ? 4 : 20))));
         if (patterned(doc)) {
           d.add(new NumericDocValuesField("gcd", 7L * random.nextInt(100_000)));
           // Value blocks count documents with a value: alternate widths by that count.
@@ -111,6 +117,14 @@ class SearchTimeJumpTablesTest {
     assertNotNull(tables.entries.numerics.get("table").table(), "table-encoded");
     assertEquals(0, tables.entries.numerics.get("constant").bitsPerValue(), "constant");
     assertEquals(7, tables.entries.numerics.get("gcd").gcd(), "common divisor");
+    assertTrue(tables.entries.numerics.get("gcd_varying").blockShift() >= 0, "varying widths, common divisor");
+    assertEquals(4, tables.entries.numerics.get("gcd_varying").gcd(), "varying widths, common divisor");
+    String[] widths = tables.numeric("runs").values.widths().split(",");
+    assertEquals((DOCS + 16383) / 16384, widths.length);
+    for (int b = 0; b < widths.length; b++) {
+      assertEquals(b % 3 == 0, widths[b].equals("0"), "block " + b + " of runs has width " + widths[b]);
+    }
+    assertEquals("single", tables.numeric("gcd").values.widths());
     assertEquals("all", tables.numeric("varying").docs.kinds());
     assertEquals("SPARSE,DENSE,ALL,-", tables.numeric("gcd").docs.kinds());
     assertEquals("SPARSE,DENSE,ALL,-", tables.sorted("patterned_sorted").docs.kinds());
@@ -118,7 +132,8 @@ class SearchTimeJumpTablesTest {
 
   @Test
   void numericValuesMatchLucenesInDocOrder() throws IOException {
-    for (String field : new String[] {"varying", "table", "constant", "gcd", "patterned_varying"}) {
+    for (String field : new String[] {"varying", "table", "constant", "gcd", "patterned_varying", "runs",
+        "gcd_varying"}) {
       NumericDocValues lucene = leaf.getNumericDocValues(field);
       SearchTimeJumpTables.Numeric mine = tables.numeric(field);
       for (int doc = 0; doc < DOCS; doc++) {
@@ -126,6 +141,21 @@ class SearchTimeJumpTablesTest {
         assertEquals(has, mine.advanceExact(doc), field + " has doc " + doc);
         if (has) {
           assertEquals(lucene.longValue(), mine.longValue(), field + " doc " + doc);
+        }
+      }
+    }
+  }
+
+  @Test
+  void sortedOrdinalsMatchLucenesInDocOrder() throws IOException {
+    for (String field : new String[] {"sorted", "patterned_sorted"}) {
+      SortedDocValues lucene = leaf.getSortedDocValues(field);
+      SearchTimeJumpTables.Sorted mine = tables.sorted(field);
+      for (int doc = 0; doc < DOCS; doc++) {
+        boolean has = lucene.advanceExact(doc);
+        assertEquals(has, mine.advanceExact(doc), field + " has doc " + doc);
+        if (has) {
+          assertEquals(lucene.ordValue(), mine.ordValue(), field + " doc " + doc);
         }
       }
     }
@@ -151,7 +181,7 @@ class SearchTimeJumpTablesTest {
   @Test
   void numericValuesMatchLucenesAtRandom() throws IOException {
     Random random = new Random(11);
-    for (String field : new String[] {"varying", "gcd", "patterned_varying"}) {
+    for (String field : new String[] {"varying", "gcd", "patterned_varying", "runs", "gcd_varying"}) {
       SearchTimeJumpTables.Numeric mine = tables.numeric(field);
       for (int i = 0; i < 20_000; i++) {
         int doc = random.nextInt(DOCS);

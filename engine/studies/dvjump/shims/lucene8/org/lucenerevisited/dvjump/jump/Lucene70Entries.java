@@ -16,9 +16,9 @@ import org.apache.lucene.util.packed.DirectMonotonicReader;
  * through backward-codecs.
  *
  * <p>The metadata file is a codec header, then per field its number (an int; -1 ends the list), a
- * type byte and the type's entry, then a checksum footer. This reads NUMERIC and SORTED entries (and
- * single-valued SORTED_SET, stored like SORTED); the terms dictionary of a sorted field is skipped,
- * since ordinals resolve to terms through Lucene's own reader, which needs no jump table.
+ * type byte and the type's entry, then a checksum footer. This reads NUMERIC and SORTED entries, the
+ * only types the study's schema has; the terms dictionary of a sorted field is skipped, since ordinals
+ * resolve to terms through Lucene's own reader, which needs no jump table.
  */
 final class Lucene70Entries {
 
@@ -27,7 +27,6 @@ final class Lucene70Entries {
   static final int VERSION = 0;
   private static final byte NUMERIC = 0;
   private static final byte SORTED = 2;
-  private static final byte SORTED_SET = 3;
 
   /**
    * A numeric entry. {@code docsWithFieldOffset} is -2 when no document has a value, -1 when all do
@@ -59,8 +58,6 @@ final class Lucene70Entries {
         if (type == NUMERIC) {
           numerics.put(info.name, numeric(meta));
         } else if (type == SORTED) {
-          sorted.put(info.name, sorted(meta));
-        } else if (type == SORTED_SET && meta.readByte() == 0) {
           sorted.put(info.name, sorted(meta));
         } else {
           throw new UnsupportedOperationException(

@@ -175,7 +175,7 @@ public final class SearchTimeJumpTables implements Closeable {
   /** A numeric field: {@link #advanceExact}, then {@link #longValue}, as Lucene's iterators read. */
   public static final class Numeric {
     final Docs docs;
-    private final ValueJumpTable values;
+    final ValueJumpTable values;
     private int index = -1;
 
     Numeric(Docs docs, ValueJumpTable values) {

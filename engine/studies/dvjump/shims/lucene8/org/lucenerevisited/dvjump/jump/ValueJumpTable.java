@@ -81,6 +81,15 @@ final class ValueJumpTable {
     return gcd * cachedValues.get(index & blockMask) + blockMin[block];
   }
 
+  /** Each block's bit width, in block order, or "single" for values packed at one width. */
+  String widths() {
+    StringBuilder out = new StringBuilder();
+    for (int b = 0; blockBits != null && b < blockBits.length; b++) {
+      out.append(b == 0 ? "" : ",").append(Byte.toUnsignedInt(blockBits[b]));
+    }
+    return blockBits == null ? "single" : out.toString();
+  }
+
   long ramBytesUsed() {
     return blockBits == null ? 0 : blockBits.length + 16L * blockBits.length;
   }

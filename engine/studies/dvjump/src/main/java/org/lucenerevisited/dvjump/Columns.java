@@ -8,7 +8,8 @@ import org.apache.lucene.util.BytesRef;
  * {@link #sorted} for each field it needs, then positions the column on documents in whatever order
  * it needs them. How a version serves a position decides the study's results: random access
  * (Lucene 6), a forward-only iterator that must start over from the segment's first document when
- * the request goes back (Lucene 7 and later, as Solr reads it), or jump tables.
+ * the request goes back or asks for a fresh column (Lucene 7 and later, as Solr 7 reads it), or jump
+ * tables.
  */
 public interface Columns {
 

@@ -8,9 +8,10 @@ import org.apache.lucene.index.LeafReader;
  * How a contender reads DocValues, by name. Each kind is a {@link Columns.Source} class that only
  * some majors compile (a study shim), found by name so that this class compiles on all of them:
  * <ul>
- *   <li>{@code native}: the version's own reader, read the way Solr reads it: random access on
- *       Lucene 6; on 7 and later a forward-only iterator per field and request, started over
- *       whenever the request goes back to an earlier document;
+ *   <li>{@code native}: the version's own reader, read the way Solr 7 reads it: random access on
+ *       Lucene 6; on 7 and later a forward-only iterator per field and request (faceting, grouping,
+ *       sorting), started over whenever the request goes back to an earlier document, and one per
+ *       document and field where Solr opens one per document (export, retrieval);
  *   <li>{@code jump}: search-time jump tables over a Lucene 7.0-format index (Lucene 8 only).
  * </ul>
  */

@@ -232,9 +232,11 @@ public final class DvjBench implements Closeable {
 
   /**
    * Times every workload on every bucket (concurrent workloads also with two request threads). One row
-   * per series and measured iteration (warm-up ones are run, not returned): workload, bucket, threads,
-   * iteration, stable (the series' warm-up converged), jit_ms (JIT time during the iteration), requests,
-   * hits (mean per request), and the requests' latency in ns: mean, min, q25, median, q75, p95, max.
+   * per series and iteration: phase ("warmup"|"measure"), workload, bucket, threads, iteration (from 0
+   * within its phase), stable (the series' warm-up converged), jit_ms (JIT time during the iteration),
+   * requests, hits (mean per request), and the requests' latency in ns: mean, min, q25, median, q75, p95,
+   * max. Warm-up rows are returned so that a series that never converged can be told apart: still
+   * compiling, or spread.
    */
   public Table latencies(Progress progress) throws Exception {
     List<Series> all = series();
@@ -242,8 +244,9 @@ public final class DvjBench implements Closeable {
         spec.maxWarmupIterations, spec.stableWindow, spec.stableCv, spec.jitQuietShare, spec.measureIterations,
         spec.seed);
     Table iterations = runner.run("requests", all, progress);
-    Table.Builder out = Table.builder().stringColumn("workload").longColumn("bucket").longColumn("threads")
-        .longColumn("iteration").longColumn("stable").longColumn("jit_ms").longColumn("requests").longColumn("hits");
+    Table.Builder out = Table.builder().stringColumn("phase").stringColumn("workload").longColumn("bucket")
+        .longColumn("threads").longColumn("iteration").longColumn("stable").longColumn("jit_ms")
+        .longColumn("requests").longColumn("hits");
     for (String stat : SUMMARY) {
       out.longColumn(stat + "_nanos");
     }
@@ -255,19 +258,18 @@ public final class DvjBench implements Closeable {
           continue;
         }
         long[] c = s.calls.get(call++);
-        if (iterations.get("phase", r).equals("measure")) {
-          Object[] row = new Object[8 + SUMMARY.size()];
-          row[0] = s.workload;
-          row[1] = (long) s.bucket;
-          row[2] = (long) s.threadCount;
-          row[3] = iterations.get("iteration", r);
-          row[4] = iterations.get("stable", r);
-          row[5] = iterations.get("jit_ms", r);
-          for (int i = 0; i < c.length; i++) {
-            row[6 + i] = c[i];
-          }
-          out.addRow(row);
+        Object[] row = new Object[9 + SUMMARY.size()];
+        row[0] = iterations.get("phase", r);
+        row[1] = s.workload;
+        row[2] = (long) s.bucket;
+        row[3] = (long) s.threadCount;
+        row[4] = iterations.get("iteration", r);
+        row[5] = iterations.get("stable", r);
+        row[6] = iterations.get("jit_ms", r);
+        for (int i = 0; i < c.length; i++) {
+          row[7 + i] = c[i];
         }
+        out.addRow(row);
       }
     }
     return out.build();

@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * Solr's streaming export (the seed's /export): every hit, sorted by a string field descending, with
  * the export fields read for each hit in that order. The sort field is read in docID order; the
- * export fields then jump around the segment, backwards half the time: the worst case for sequential
- * DocValues, which Solr 7's export then had (SOLR-13013 was still open).
+ * export fields then jump around the segment, each read from a fresh column as Solr 7's export writers
+ * read them: the worst case for sequential DocValues, which Solr 7's export then had (SOLR-13013 was
+ * still open).
  */
 final class ExportRequest implements Request {
 

@@ -23,26 +23,30 @@ final class RetrieveRequest implements Request {
     return retrieve(hits.top(rows), fields, columns, new Digest()).value();
   }
 
-  /** Reads {@code fields} of {@code docs} in the given order, one column per field, values into the digest. */
+  /**
+   * Reads {@code fields} of {@code docs} in the given order, values into the digest, with a fresh column
+   * per document and field: Solr 7's export field writers and its retrieval of DocValues fields
+   * ({@code decorateDocValueFields}) ask the reader for the field's DocValues anew for every document.
+   * Without jump tables, every such read of a Lucene 7 iterator starts at the segment's first block.
+   */
   static Digest retrieve(int[] docs, List<String> fields, Columns columns, Digest digest) throws IOException {
-    Columns.NumericColumn[] numerics = new Columns.NumericColumn[fields.size()];
-    Columns.SortedColumn[] sorted = new Columns.SortedColumn[fields.size()];
+    boolean[] numeric = new boolean[fields.size()];
     for (int f = 0; f < fields.size(); f++) {
-      if (DvjSchema.numeric(fields.get(f))) {
-        numerics[f] = columns.numeric(fields.get(f));
-      } else {
-        sorted[f] = columns.sorted(fields.get(f));
-      }
+      numeric[f] = DvjSchema.numeric(fields.get(f));
     }
     for (int doc : docs) {
       digest.add(doc);
       for (int f = 0; f < fields.size(); f++) {
-        if (numerics[f] != null) {
-          digest.add(numerics[f].advanceExact(doc) ? numerics[f].longValue() : Long.MIN_VALUE);
-        } else if (sorted[f].advanceExact(doc)) {
-          digest.add(sorted[f].lookupOrd(sorted[f].ordValue()));
+        if (numeric[f]) {
+          Columns.NumericColumn column = columns.numeric(fields.get(f));
+          digest.add(column.advanceExact(doc) ? column.longValue() : Long.MIN_VALUE);
         } else {
-          digest.add(Long.MIN_VALUE);
+          Columns.SortedColumn column = columns.sorted(fields.get(f));
+          if (column.advanceExact(doc)) {
+            digest.add(column.lookupOrd(column.ordValue()));
+          } else {
+            digest.add(Long.MIN_VALUE);
+          }
         }
       }
     }
