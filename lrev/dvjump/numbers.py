@@ -134,9 +134,7 @@ def unconverged(data: summary.DvjResults, p: dict[str, Any]) -> dict[str, Any]:
     return {"series": len(why), "of": len(series.drop_duplicates()),
             "compiling": int((why["compiling"] & ~why["spread"]).sum()),
             "spread": int((why["spread"] & ~why["compiling"]).sum()),
-            "both": int((why["spread"] & why["compiling"]).sum()),
-            "median_cv": fmt(why["cv"].median()) if len(why) else "n/a",
-            "by_workload": [{"workload": w, "series": int(n)} for w, n in why.groupby("workload").size().items()]}
+            "both": int((why["spread"] & why["compiling"]).sum())}
 
 
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
