@@ -76,11 +76,17 @@ def jvm_report(out: str | os.PathLike) -> dict[str, Any]:
 class Job:
     """One fork of a round: ``run(round, folder)`` writes its output files into ``folder``. Jobs of one
     ``group`` run back to back (in a shuffled order), so that two measurements meant to be compared
-    with each other, such as a contender and its cross-check, see the same minute of host drift."""
+    with each other, such as a contender and its cross-check, see the same minute of host drift.
+    ``rounds`` limits a job to the first rounds (None: every round), for an experiment that needs fewer
+    samples than the timed contenders."""
 
     name: str
     run: Callable[[int, Path], None]
     group: str = ""
+    rounds: int | None = None
+
+    def runs_in(self, round_: int) -> bool:
+        return self.rounds is None or round_ < self.rounds
 
 
 def order(jobs: Sequence[Job], round_: int, seed: int) -> list[Job]:
@@ -116,9 +122,10 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     stamp.write_text(fingerprint)
-    with tqdm(total=rounds * len(jobs), desc=label, unit="fork") as bar:
+    total = sum(job.runs_in(r) for r in range(rounds) for job in jobs)
+    with tqdm(total=total, desc=label, unit="fork") as bar:
         for r in range(rounds):
-            for job in order(jobs, r, seed):
+            for job in order([j for j in jobs if j.runs_in(r)], r, seed):
                 target = out / f"round-{r}" / job.name
                 bar.set_postfix_str(f"round {r + 1}/{rounds}: {job.name}")
                 if not target.is_dir():

@@ -63,3 +63,14 @@ def test_job_names_must_be_unique(tmp_path):
     job = fork.Job("x", lambda r, out: None)
     with pytest.raises(ValueError, match="unique"):
         fork.run_rounds([job, job], 1, 1, tmp_path, "s")
+
+
+def test_a_job_limited_to_the_first_rounds_runs_only_in_those(tmp_path):
+    log: list = []
+
+    def job(name, rounds=None):
+        return fork.Job(name, lambda r, out: (log.append((r, name)), (out / "done").write_text(name)), rounds=rounds)
+
+    out = fork.run_rounds([job("alone"), job("mixed", rounds=2)], 4, 1, tmp_path / "forks", "s")
+    assert sorted(log) == sorted([(r, "alone") for r in range(4)] + [(0, "mixed"), (1, "mixed")])
+    assert not (out / "round-2" / "mixed").exists()

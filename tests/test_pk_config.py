@@ -18,6 +18,7 @@ from lrev.config import REPO
     ({"pk": {"reopen": {"interval_ms": 0}}}, "pk.reopen.interval_ms"),
     ({"pk": {"min_warmup": 9, "max_warmup": 2}}, "min_warmup"),
     ({"pk": {"rounds": 0}}, "pk.rounds"),
+    ({"pk": {"rounds": 2, "mixed_rounds": 3}}, "pk.mixed_rounds"),
     ({"pk": {"plain": {"measure_s": 0}}}, "pk.plain.measure_s"),
     ({"pk": {"contenders": {"9.12.3": ["Memory"]}}}, "default"),
     ({"pk": {"contenders": {"9.12.3": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),

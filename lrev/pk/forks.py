@@ -6,7 +6,7 @@ Each round runs, in its own shuffled order:
 - ``plain-<contender>``: ``PlainLookupLoop`` alone in a plain JVM, on the seed's setting, right before or
   after ``alone-<contender>`` (a group), since the VM drifts within minutes;
 - ``mixed``: every contender in one JVM, the harness's old mode, kept as the experiment that shows
-  what sharing a JVM does to a contender.
+  what sharing a JVM does to a contender; in the first ``mixed_rounds`` rounds only.
 """
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
             out / "plain.parquet", plain.run(version, index, keys, pk["plain"]["warmup_s"],
                                              pk["plain"]["measure_s"], pk["batch_size"])), group=contender)
 
-    mixed = fork.Job(results.MIXED, lambda r, out: fork.run("pk.mixed", version, {**payload, "round": r}, out))
+    mixed = fork.Job(results.MIXED, lambda r, out: fork.run("pk.mixed", version, {**payload, "round": r}, out),
+                     rounds=pk["mixed_rounds"])
     return ([measure(c) for c in layout.timed_contenders(pk, version)]
             + [plain_loop(c) for c in layout.plain_contenders(pk, version)] + [mixed])
 

@@ -114,7 +114,7 @@ def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
 
 def parameters_text(p: dict[str, Any]) -> str:
     """The measurement parameters of one version's run, in a sentence, for the provenance appendix."""
-    return (f"{p['rounds']} rounds of forks, iterations ≥ {p['iteration_ms']} ms, warm-up "
+    return (f"{p['rounds']} rounds of forks (the mixed JVM in the first {p['mixed_rounds']}), iterations ≥ {p['iteration_ms']} ms, warm-up "
             f"{p['min_warmup']}–{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}; the "
             f"seed setting, first in a cold JVM, at least {p['seed_warmup_s']} s), "
             f"{p['measure_iterations']} measured iterations per fork, key files of "
@@ -132,7 +132,7 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
     paper_scale = config.load({"scale": "paper", "studies": ["pk"]}).study("pk")
     return {
         "meta": {"docs": f"{p['docs']:,}", "uuid_docs": f"{p['uuid_docs']:,}",
-                 "rounds": p["rounds"], "iteration_ms": p["iteration_ms"],
+                 "rounds": p["rounds"], "mixed_rounds": p["mixed_rounds"], "iteration_ms": p["iteration_ms"],
                  "measure_iterations": p["measure_iterations"], "max_warmup": p["max_warmup"],
                  "seed_warmup_s": p["seed_warmup_s"],
                  "batch_size": f"{p['batch_size']:,}", "keys": f"{p['batch_size'] * p['key_batches']:,}",

@@ -40,6 +40,8 @@ def check(pk: dict[str, Any]) -> None:
     if pk["min_warmup"] > pk["max_warmup"]:
         raise ConfigError("config error at 'pk.min_warmup': "
                           f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
+    if pk["mixed_rounds"] > pk["rounds"]:
+        raise ConfigError(f"config error at 'pk.mixed_rounds': {pk['mixed_rounds']} exceeds rounds {pk['rounds']}")
     if pk["segment_docs"] > min(pk["docs"], pk["uuid_docs"]):
         raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smaller corpus "
                           f"({min(pk['docs'], pk['uuid_docs'])} docs)")

@@ -156,6 +156,8 @@ def mixed_table(lookups: pd.DataFrame, mixed: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (version, contender, fam), mine in shared.groupby(["version", "contender", "family"], sort=True):
         own = alone[(alone["version"] == version) & (alone["contender"] == contender)]
+        # The mixed JVM runs in the first mixed_rounds rounds only; pair with those.
+        own = own[own["round"].isin(mine["round"].unique())]
         rows.append({"version": version, "contender": contender, "family": fam,
                      **estimate_columns(rounds.ratio(mine, own, "lookups_per_s"))})
     return by_version(pd.DataFrame(rows))
