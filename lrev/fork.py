@@ -106,12 +106,13 @@ def order(jobs: Sequence[Job], round_: int, seed: int) -> list[Job]:
 
 
 def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLike, fingerprint: str,
-               label: str = "forks") -> Path:
+               label: str = "forks", after_round: Callable[[Path], object] | None = None) -> Path:
     """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
 
     A job's folder appears only once complete, so a killed run resumes where it stopped: finished
     jobs are kept. ``fingerprint`` names the settings the outputs were made with; folders made with
-    other settings are discarded first.
+    other settings are discarded first. ``after_round(out)`` runs after each round, over the rounds so
+    far: a check that raises (answers that disagree) stops the run after one round, not after the last.
     """
     names = [job.name for job in jobs]
     if len(set(names)) != len(names):
@@ -132,6 +133,8 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
                     with atomic_dir(target) as tmp:
                         job.run(r, tmp)
                 bar.update()
+            if after_round is not None:
+                after_round(out)
     return out
 
 

@@ -74,3 +74,19 @@ def test_a_job_limited_to_the_first_rounds_runs_only_in_those(tmp_path):
     out = fork.run_rounds([job("alone"), job("mixed", rounds=2)], 4, 1, tmp_path / "forks", "s")
     assert sorted(log) == sorted([(r, "alone") for r in range(4)] + [(0, "mixed"), (1, "mixed")])
     assert not (out / "round-2" / "mixed").exists()
+
+
+def test_a_check_after_each_round_that_raises_stops_the_run_there(tmp_path):
+    log: list = []
+    checked: list = []
+    job = fork.Job("only", lambda r, out: (log.append(r), (out / "done").write_text(str(r))))
+
+    def check(out):
+        checked.append(sorted(p.name for p in out.glob("round-*")))
+        if len(checked) == 2:
+            raise ValueError("answers differ")
+
+    with pytest.raises(ValueError, match="answers differ"):
+        fork.run_rounds([job], 4, 1, tmp_path / "forks", "s", after_round=check)
+    assert log == [0, 1]
+    assert checked == [["round-0"], ["round-0", "round-1"]]

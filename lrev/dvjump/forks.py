@@ -11,7 +11,7 @@ from typing import Any
 
 from lrev import engine, fork
 from lrev.config import REPO
-from lrev.dvjump import layout
+from lrev.dvjump import layout, results
 from lrev.io import read_json, sha256_file, verify
 
 #: Code a fork runs: a change to any of it makes earlier fork outputs stale.
@@ -49,7 +49,8 @@ def jobs(root: Path, dvjump: dict[str, Any]) -> list[fork.Job]:
 
 
 def run(root: Path, dvjump: dict[str, Any]) -> Path:
-    """All rounds of forks (resuming a killed run); returns their folder."""
+    """All rounds of forks (resuming a killed run); returns their folder. The answers are compared after
+    every round, so that contenders that disagree stop the run after its first round."""
     verify_inputs(root, dvjump)
     return fork.run_rounds(jobs(root, dvjump), dvjump["rounds"], dvjump["seed"], layout.forks_dir(root),
-                           fingerprint(dvjump), label="dvjump")
+                           fingerprint(dvjump), label="dvjump", after_round=results.collect)

@@ -4,7 +4,7 @@
         --out runs/default/indexes/dvjump/8.11.4/full/dv70
     python -m lrev.dvjump.index --version 8.11.4 --corpus … --kind upgraded --source …/7.7.3/full/native --out …
 
-The folder appears whole or not at all: one segment of the whole corpus (docID = row), no compound file,
+The folder appears whole or not at all: one segment of the whole corpus (docID = row, checked), no compound file,
 and a manifest.json with the version, the DocValues format asked for, the segment and the sha256 of the
 index files, which every reader checks first. ``upgraded`` copies ``--source`` and rewrites it with this
 version's codec (IndexUpgrader), as Solr 8 users upgraded Solr 7 collections.

@@ -19,7 +19,8 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexUpgrader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LogDocMergePolicy;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
 import org.lucenerevisited.engine.harness.Progress;
@@ -28,12 +29,16 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * Builds the study's indexes: the whole corpus in one segment, as the seed's collections were merged
- * down to one, in the order of the corpus, so that docID equals row. Compound files are off, since
+ * down to one, in the order of the corpus, so that docID equals row. One thread adds the records, so
+ * segments flush in row order, and {@link LogDocMergePolicy} only merges adjacent segments, so merges
+ * keep that order (TieredMergePolicy merges any segments: at 20M documents every version's index had
+ * its own docID order). The build checks docID = row before it returns. Compound files are off, since
  * the search-time jump tables read the DocValues files themselves.
  */
 public final class DvjIndexer {
 
   private static final int PROGRESS_EVERY = 10_000;
+  private static final String ID = "id";
   private static final FieldType TEXT = textType();
 
   private DvjIndexer() {}
@@ -52,7 +57,13 @@ public final class DvjIndexer {
    * format of every field, or empty for the version's default.
    */
   public static Table build(String docsTsv, String out, String docValuesFormat, Progress progress)
-      throws IOException {
+      throws Exception {
+    return build(docsTsv, out, docValuesFormat, 0, progress);
+  }
+
+  /** As above, flushing every {@code maxBufferedDocs} records if positive (tests: many segments to merge). */
+  static Table build(String docsTsv, String out, String docValuesFormat, int maxBufferedDocs,
+      Progress progress) throws Exception {
     long started = System.nanoTime();
     Path corpus = Path.of(docsTsv);
     List<String> fields = DvjCorpus.fields(corpus);
@@ -64,15 +75,24 @@ public final class DvjIndexer {
         .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
         .setRAMBufferSizeMB(256)
         .setUseCompoundFile(false);
-    TieredMergePolicy policy = new TieredMergePolicy();
+    if (maxBufferedDocs > 0) {
+      config.setMaxBufferedDocs(maxBufferedDocs);
+    }
+    LogDocMergePolicy policy = new LogDocMergePolicy();
     policy.setNoCFSRatio(0.0);
     config.setMergePolicy(policy);
     if (!docValuesFormat.isEmpty()) {
       config.setCodec(withDocValuesFormat(DocValuesFormat.forName(docValuesFormat)));
     }
+    int idColumn = fields.indexOf(ID);
+    if (idColumn < 0) {
+      throw new IOException(docsTsv + ": no " + ID + " column");
+    }
+    int[] idHashes = new int[Math.toIntExact(rows)];
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
         IndexWriter writer = new IndexWriter(dir, config)) {
       DvjCorpus.forEach(corpus, (row, values) -> {
+        idHashes[row] = values[idColumn].hashCode();
         writer.addDocument(document(fields, values));
         if (row % PROGRESS_EVERY == 0) {
           progress.report("index", row, rows);
@@ -82,7 +102,26 @@ public final class DvjIndexer {
       writer.forceMerge(1);
       progress.report("merge to one segment", 1, 1);
     }
+    checkRowOrder(out, idHashes);
     return stats(out, docValuesFormat, System.nanoTime() - started);
+  }
+
+  /** Fails unless the id of every docID is the id of that row of the corpus (compared by hash). */
+  static void checkRowOrder(String out, int[] idHashes) throws Exception {
+    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
+        DirectoryReader reader = DirectoryReader.open(dir)) {
+      LeafReader leaf = reader.leaves().get(0).reader();
+      if (leaf.maxDoc() != idHashes.length) {
+        throw new IllegalStateException(out + " has " + leaf.maxDoc() + " documents, the corpus " + idHashes.length);
+      }
+      Columns.SortedColumn ids = DvjAccess.open("native", leaf).columns().sorted(ID);
+      for (int doc = 0; doc < idHashes.length; doc++) {
+        if (!ids.advanceExact(doc) || ids.lookupOrd(ids.ordValue()).utf8ToString().hashCode() != idHashes[doc]) {
+          throw new IllegalStateException(out + ": docID " + doc + " does not hold row " + doc
+              + " of the corpus; the study's readers assume docID = row");
+        }
+      }
+    }
   }
 
   private static Document document(List<String> fields, String[] values) {
