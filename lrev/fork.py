@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -35,6 +36,8 @@ from tqdm import tqdm
 from lrev.io import atomic_dir, read_json, write_json, write_parquet
 
 JVM_REPORT = "jvm.json"
+#: Each finished job's wall time, written into its folder: what sizes a scale to its time budget.
+TIMING = "timing.json"
 
 
 def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
@@ -110,7 +113,7 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
 
     A job's folder appears only once complete, so a killed run resumes where it stopped: finished
-    jobs are kept. ``fingerprint`` names the settings the outputs were made with; folders made with
+    jobs are kept, each with its wall time in ``timing.json``. ``fingerprint`` names the settings the outputs were made with; folders made with
     other settings are discarded first. ``after_round(out)`` runs after each round, over the rounds so
     far: a check that raises (answers that disagree) stops the run after one round, not after the last.
     """
@@ -131,7 +134,9 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
                 bar.set_postfix_str(f"round {r + 1}/{rounds}: {job.name}")
                 if not target.is_dir():
                     with atomic_dir(target) as tmp:
+                        start = time.monotonic()
                         job.run(r, tmp)
+                        write_json(tmp / TIMING, {"seconds": round(time.monotonic() - start, 3)})
                 bar.update()
             if after_round is not None:
                 after_round(out)
