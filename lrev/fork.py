@@ -113,9 +113,10 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
 
     A job's folder appears only once complete, so a killed run resumes where it stopped: finished
-    jobs are kept, each with its wall time in ``timing.json``. ``fingerprint`` names the settings the outputs were made with; folders made with
-    other settings are discarded first. ``after_round(out)`` runs after each round, over the rounds so
-    far: a check that raises (answers that disagree) stops the run after one round, not after the last.
+    jobs are kept, each with its wall time in ``timing.json``. ``fingerprint`` names the settings the
+    outputs were made with; folders made with other settings are discarded first. ``after_round(out)``
+    runs after each round, over the rounds so far: a check that raises (answers that disagree) stops
+    the run after one round, not after the last.
     """
     names = [job.name for job in jobs]
     if len(set(names)) != len(names):
