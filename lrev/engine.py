@@ -85,9 +85,15 @@ def maven_target(study: str, version: str) -> Path:
     return ENGINE / "target" / study / f"lucene-{version}"
 
 
+#: Maven's own JVM (javac runs in it) when MAVEN_OPTS is unset: a build lasts seconds, so the C1 compiler
+#: alone and the serial collector halve its CPU time (9.3 -> 4.1 s per clean engine build, measured here);
+#: nothing is ever timed in it. JUnit runs in Surefire's forked JVM, which this does not touch.
+MAVEN_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+
 def maven_env() -> dict[str, str]:
     """Maven runs on the JDK >= 21 that lrev.jdk finds, whatever JAVA_HOME said before."""
-    return {**os.environ, "JAVA_HOME": str(jdk.find_jdk())}
+    return {"MAVEN_OPTS": MAVEN_OPTS, **os.environ, "JAVA_HOME": str(jdk.find_jdk())}
 
 
 def build(study: str, version: str) -> Path:

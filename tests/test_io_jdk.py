@@ -56,3 +56,14 @@ def test_old_or_incomplete_jdks_are_skipped(tmp_path, monkeypatch):
 def test_feature_version_parsing(tmp_path):
     assert jdk.feature_version(fake_jdk(tmp_path / "a", "1.8.0_392")) == 8
     assert jdk.feature_version(fake_jdk(tmp_path / "b", "25")) == 25
+
+
+def test_maven_gets_quick_start_flags_unless_the_user_set_maven_opts(monkeypatch):
+    from lrev import engine
+
+    monkeypatch.delenv("MAVEN_OPTS", raising=False)
+    assert engine.maven_env()["MAVEN_OPTS"] == engine.MAVEN_OPTS
+    monkeypatch.setenv("MAVEN_OPTS", "-Xmx2g")
+    env = engine.maven_env()
+    assert env["MAVEN_OPTS"] == "-Xmx2g"
+    assert env["JAVA_HOME"] == str(jdk.find_jdk())
