@@ -1,4 +1,4 @@
-"""Atomic writes and JDK discovery."""
+"""Atomic writes, JDK discovery and the environment Maven runs in."""
 from __future__ import annotations
 
 import os
@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lrev import jdk
+from lrev import engine, jdk
 from lrev.io import atomic_path, read_json, write_json, write_parquet
 
 
@@ -59,8 +59,6 @@ def test_feature_version_parsing(tmp_path):
 
 
 def test_maven_gets_quick_start_flags_unless_the_user_set_maven_opts(monkeypatch):
-    from lrev import engine
-
     monkeypatch.delenv("MAVEN_OPTS", raising=False)
     assert engine.maven_env()["MAVEN_OPTS"] == engine.MAVEN_OPTS
     monkeypatch.setenv("MAVEN_OPTS", "-Xmx2g")
