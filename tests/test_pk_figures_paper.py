@@ -41,6 +41,8 @@ def test_numbers_cover_every_version_and_claim(built):
     assert {p["version"] for p in numbers["provenance"]} == set(VERSIONS)
     # Every plain-loop contender of every version is cross-checked, the A/A included.
     assert {(c["version"], c["contender"]) for c in numbers["crosscheck"]} >= {(v, "default-aa") for v in VERSIONS}
+    smoke_rounds = config.load({"scale": "smoke"}).study("pk")["rounds"]
+    assert numbers["crosscheck_power"]["rounds"] == smoke_rounds
     json.dumps(numbers)  # the Typst side reads it as JSON
 
 
@@ -69,6 +71,17 @@ def test_numbers_refuse_another_studys_claims(built, tmp_path):
     write_json(tmp_path / "claims.json", {**other, "study": "another"})
     with pytest.raises(ValueError, match="another"):
         paper.study_numbers("pk", root, VERSIONS, root / "figures" / "pk", tmp_path / "claims.json")
+
+
+def test_cross_check_power_follows_the_spread_and_the_rounds():
+    # Two sides of 10% each over 2 rounds: the agreement's log spreads by 10%, log(1.1) is 0.95 of that,
+    # so 66% of rows land within 10% by chance; (1.96 x 0.141 / 0.0953)^2 = 8.5 -> 9 rounds for 95%.
+    power = summary.agreement_power(0.1, 0.1, 2, 0.10)
+    assert power.agreement_sd == pytest.approx(0.1)
+    assert power.expected_within == pytest.approx(0.6594, abs=1e-3)
+    assert power.rounds_for_95 == 9
+    more = summary.agreement_power(0.1, 0.1, 9, 0.10)
+    assert more.expected_within >= 0.95 > summary.agreement_power(0.1, 0.1, 8, 0.10).expected_within
 
 
 def test_formatting_helpers():

@@ -101,6 +101,16 @@ def jvm_spread(data: summary.PkResults) -> dict[str, Any] | None:
             "high": rate(worst["plain_max"]), "factor": fmt(float(spread.max()))}
 
 
+def crosscheck_power(data: summary.PkResults) -> dict[str, Any] | None:
+    """How many rows of the cross-check noise alone leaves within its tolerance, and the rounds it would take."""
+    power = summary.crosscheck_power(data.lookups, data.plain)
+    if power is None:
+        return None
+    return {"rounds": power.rounds, "harness_sd": f"{power.harness_sd * 100:.1f}%",
+            "plain_sd": f"{power.plain_sd * 100:.1f}%", "agreement_sd": f"{power.agreement_sd * 100:.1f}%",
+            "expected_within": f"{power.expected_within * 100:.0f}%", "rounds_for_95": power.rounds_for_95}
+
+
 def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
     """The mixed-JVM penalty: each contender's lookups/s in a JVM shared with the others ÷ alone."""
     table = summary.mixed_table(data.lookups, data.mixed)
@@ -153,6 +163,7 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
         "crosscheck": crosscheck,
         "crosscheck_within": sum(c["within"] for c in crosscheck),
         "jvm_spread": jvm_spread(data),
+        "crosscheck_power": crosscheck_power(data),
         "mixed": mixed_numbers(data),
         "figures": {name: str((figures / f"{name}.png").resolve()) for name in FIGURES},
         "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}

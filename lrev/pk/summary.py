@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
+import scipy.stats
 
 from lrev import manifest, rounds, stats
 from lrev.pk import layout
@@ -198,3 +199,54 @@ def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame
                          "within": bool(abs(agreement.value - 1) <= CROSSCHECK_TOLERANCE
                                         and (contender != AA or abs(harness.value - 1) <= AA_TOLERANCE))})
     return by_version(pd.DataFrame(rows))
+
+
+@dataclass(frozen=True)
+class CrosscheckPower:
+    """What ``rounds`` forks per side can resolve in the cross-check. ``harness_sd`` and ``plain_sd``: the
+    spread, round to round, of one contender's log ratio to the default (pooled over rows, so ≈ a CV);
+    ``agreement_sd``: the resulting spread of the agreement's log; ``expected_within``: the share of rows
+    that noise alone would leave within ``tolerance``; ``rounds_for_95``: rounds per side for 95% of them."""
+
+    rounds: int
+    harness_sd: float
+    plain_sd: float
+    agreement_sd: float
+    tolerance: float
+    expected_within: float
+    rounds_for_95: int
+
+
+def agreement_power(harness_sd: float, plain_sd: float, rounds_: int, tolerance: float) -> CrosscheckPower:
+    """The agreement is a difference of two means of ``rounds_`` independent per-round log ratios, so its
+    spread is √(harness_sd² + plain_sd²)/√rounds; read against a normal distribution."""
+    per_round = math.hypot(harness_sd, plain_sd)
+    sd = per_round / math.sqrt(rounds_)
+    bound = math.log1p(tolerance)
+    z95 = float(scipy.stats.norm.ppf(0.975))
+    return CrosscheckPower(rounds=rounds_, harness_sd=harness_sd, plain_sd=plain_sd, agreement_sd=sd,
+                           tolerance=tolerance, expected_within=float(2 * scipy.stats.norm.cdf(bound / sd) - 1),
+                           rounds_for_95=math.ceil((z95 * per_round / bound) ** 2))
+
+
+def crosscheck_power(lookups: pd.DataFrame, plain: pd.DataFrame) -> CrosscheckPower | None:
+    """The cross-check's power on these results: per side, the round-to-round spread of each row's log ratio
+    to the default, pooled (root mean square) over the rows of every version; None with fewer than 2 rounds."""
+    alone = seed_setting(lookups)
+    spreads: dict[str, list[float]] = {"harness": [], "plain": []}
+    counts = []
+    for version, plain_v in plain.groupby("version", sort=True):
+        sides = {"harness": alone[alone["version"] == version], "plain": plain_v}
+        for contender in sorted(set(plain_v["contender"]) - {BASELINE}):
+            for side, frame in sides.items():
+                a, b = rounds.paired(frame[frame["contender"] == contender], frame[frame["contender"] == BASELINE],
+                                     "lookups_per_s")
+                logs = np.log([np.mean(x) / np.mean(y) for x, y in zip(a, b)])
+                if len(logs) < 2:
+                    return None
+                spreads[side].append(float(np.var(logs, ddof=1)))
+                counts.append(len(logs))
+    if not counts:
+        return None
+    return agreement_power(math.sqrt(np.mean(spreads["harness"])), math.sqrt(np.mean(spreads["plain"])),
+                           int(np.median(counts)), CROSSCHECK_TOLERANCE)
