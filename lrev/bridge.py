@@ -126,6 +126,22 @@ def engine_info() -> dict[str, object]:
     }
 
 
+class JavaHandle:
+    """A Python handle on one Java object that holds resources (an open index): closed on leaving a ``with``."""
+
+    def __init__(self, java: object):
+        self._java = java
+
+    def close(self) -> None:
+        self._java.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @contextmanager
 def progress(desc: str) -> Iterator[object]:
     """A Java ``Progress`` that drives a tqdm bar (one bar per stage the engine reports)."""

@@ -7,8 +7,8 @@ plus the folder it shares with other majors), and the study's own sources
 compiled only against the versions it runs on, and one study's code never enters another's jar.
 
     python -m lrev.engine build STUDY VERSION
-    python -m lrev.engine test [STUDY …]      JUnit (core and study tests) on each version of each study
-                                             (default: every study of the checkout, configured or not)
+    python -m lrev.engine test [STUDY …]      JUnit (core and study tests) on each version of each study, at
+                                             any scale (default: every study of the checkout, configured or not)
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from lrev import jdk
-from lrev.config import REPO, major
+from lrev.config import REPO, major, version_key
 
 ENGINE = REPO / "engine"
 BUILD = REPO / "build" / "engine"
@@ -147,8 +147,9 @@ def main(argv: list[str]) -> int:
         if unknown:
             print(f"not a study: {', '.join(unknown)} (studies: {', '.join(known.names())})", file=sys.stderr)
             return 2
-        cfg = load({"studies": names})
-        return test({s: cfg.study(s)["versions"] for s in names})
+        # Every version a study runs on at any scale: a scale may run fewer than its engine supports.
+        cfgs = [load({"studies": names, "scale": scale}) for scale in ("smoke", "default", "paper")]
+        return test({s: sorted({v for c in cfgs for v in c.study(s)["versions"]}, key=version_key) for s in names})
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -8,7 +8,7 @@ and CPU, git revision, the corpora's checksums, the parameters and the sha256 of
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -36,6 +36,17 @@ def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, 
         "parameters": parameters, "started": started, "finished": provenance.now(),
     })
     return out
+
+
+def write_each(results_dir: Callable[[str], Path], versions: Sequence[str], *, study: str, scale: str,
+               tables: dict[str, pd.DataFrame], jvms: dict[str, dict[str, Any]], corpora: dict[str, dict[str, Any]],
+               parameters: dict[str, Any], started: str) -> list[Path]:
+    """For a run that measured several versions at once: one result folder per version (``results_dir``), each
+    holding the rows of every table whose ``version`` is that version, written tables first, manifest last."""
+    return [write(results_dir(version), study=study, scale=scale, version=version,
+                  tables={name: t[t["version"] == version].reset_index(drop=True) for name, t in tables.items()},
+                  jvm=jvms[version], corpora=corpora, parameters=parameters, started=started)
+            for version in versions]
 
 
 def load(base: Path, versions: Sequence[str], tables: Sequence[str],

@@ -13,7 +13,7 @@ def test_shipped_config_is_valid_at_every_scale():
         cfg = config.load({"scale": scale, "studies": studies.names()})
         assert cfg.scale == scale
         for name in studies.names():
-            assert cfg.study(name)["docs"] == cfg.raw["scales"][scale][name]["docs"]
+            assert cfg.study(name) == config.merge(cfg.raw["scales"][scale].get(name, {}), cfg.raw[name])
 
 
 def test_study_values_override_the_scale():

@@ -51,33 +51,24 @@ class Spec:
     seed: int
 
 
-class Bench:
+class Bench(bridge.JavaHandle):
     """One contender's index, opened once (``DvjBench``): its tables come back as DataFrames."""
 
     def __init__(self, spec: Spec):
-        self._bench = _dvj("DvjBench")(bridge.java_spec(_dvj("DvjSpec")(), spec))
+        super().__init__(_dvj("DvjBench")(bridge.java_spec(_dvj("DvjSpec")(), spec)))
 
     def latencies(self) -> pd.DataFrame:
         with bridge.progress("requests") as progress:
-            return bridge.frame(self._bench.latencies(progress))
+            return bridge.frame(self._java.latencies(progress))
 
     def answers(self) -> pd.DataFrame:
-        return bridge.frame(self._bench.answers())
+        return bridge.frame(self._java.answers())
 
     def source_cost(self) -> pd.DataFrame:
-        return bridge.frame(self._bench.sourceCost())
+        return bridge.frame(self._java.sourceCost())
 
     def positions(self, field: str, points: int, repeats: int) -> pd.DataFrame:
-        return bridge.frame(self._bench.positions(field, points, repeats))
+        return bridge.frame(self._java.positions(field, points, repeats))
 
     def export_runs(self, term: str, runs: int) -> pd.DataFrame:
-        return bridge.frame(self._bench.exportRuns(term, runs))
-
-    def close(self) -> None:
-        self._bench.close()
-
-    def __enter__(self) -> "Bench":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        return bridge.frame(self._java.exportRuns(term, runs))

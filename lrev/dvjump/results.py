@@ -76,10 +76,5 @@ def write(root: Path, scale: str, dvjump: dict[str, Any], tables: dict[str, pd.D
           jvms: dict[str, dict[str, Any]], started: str) -> list[Path]:
     """One result folder per version, each written tables first and manifest last."""
     corpora = {c: read_json(layout.corpus_dir(root, c) / "manifest.json") for c in layout.corpora(dvjump)}
-    written = []
-    for version in dvjump["versions"]:
-        mine = {name: t[t["version"] == version].reset_index(drop=True) for name, t in tables.items()}
-        written.append(manifest.write(layout.results_dir(root, version), study="dvjump", scale=scale,
-                                      version=version, tables=mine, jvm=jvms[version], corpora=corpora,
-                                      parameters=dvjump, started=started))
-    return written
+    return manifest.write_each(lambda v: layout.results_dir(root, v), dvjump["versions"], study="dvjump", scale=scale,
+                               tables=tables, jvms=jvms, corpora=corpora, parameters=dvjump, started=started)

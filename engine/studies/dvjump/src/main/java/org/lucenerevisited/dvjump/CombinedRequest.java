@@ -1,6 +1,7 @@
 package org.lucenerevisited.dvjump;
 
 import java.io.IOException;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * The seed's production request: grouping, faceting, cardinality and retrieval together on the same

@@ -3,6 +3,7 @@ package org.lucenerevisited.dvjump;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * Solr's streaming export (the seed's /export): every hit, sorted by a string field descending, with

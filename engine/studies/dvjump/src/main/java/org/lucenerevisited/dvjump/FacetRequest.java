@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.util.BytesRef;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * Faceting: the top values of each field among the hits, by count (ties: the smaller value first).

@@ -1,6 +1,7 @@
 package org.lucenerevisited.dvjump;
 
 import java.io.IOException;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * Grouping (Solr's group.field, one document per group): the hits grouped by the field's value,

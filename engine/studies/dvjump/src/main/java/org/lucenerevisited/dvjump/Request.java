@@ -2,6 +2,7 @@ package org.lucenerevisited.dvjump;
 
 import java.io.IOException;
 import java.util.List;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * One of the seed's request types, run on a query's matches with one request's columns. Returns a

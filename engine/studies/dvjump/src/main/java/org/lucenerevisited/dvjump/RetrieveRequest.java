@@ -2,6 +2,7 @@ package org.lucenerevisited.dvjump;
 
 import java.io.IOException;
 import java.util.List;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * Document retrieval from DocValues: the top hits by relevance, then each of the fields read for

@@ -1,6 +1,7 @@
 package org.lucenerevisited.dvjump;
 
 import java.io.IOException;
+import org.lucenerevisited.engine.harness.Digest;
 
 /**
  * Sorting: the top hits by a numeric field, descending (hits without a value last, ties: the lower

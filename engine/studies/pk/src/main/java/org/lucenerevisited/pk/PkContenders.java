@@ -7,6 +7,7 @@ import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.PostingsFormat;
 import org.apache.lucene.codecs.bloom.BloomFilteringPostingsFormat;
 import org.apache.lucene.codecs.perfield.PerFieldPostingsFormat;
+import org.lucenerevisited.engine.FieldPostingsCodec;
 import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
@@ -85,6 +86,6 @@ public final class PkContenders {
       case BLOOM -> new BloomFilteringPostingsFormat(defaultPostingsFormat());
       default -> PostingsFormat.forName(contender);
     };
-    return new PkCodec(Codec.getDefault(), idFormat);
+    return new FieldPostingsCodec(Codec.getDefault(), ID_FIELD, idFormat);
   }
 }

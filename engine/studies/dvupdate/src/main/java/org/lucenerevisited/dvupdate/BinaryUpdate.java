@@ -1,0 +1,26 @@
+package org.lucenerevisited.dvupdate;
+
+import java.io.IOException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The seed's "binary": {@code updateBinaryDocValue} of title_dv, a field no search reads, so its
+ * effect on searches is the reopen's cost alone.
+ */
+final class BinaryUpdate implements Update {
+
+  private final IndexWriter writer;
+  private final DvuCorpus corpus;
+
+  BinaryUpdate(IndexWriter writer, DvuCorpus corpus) {
+    this.writer = writer;
+    this.corpus = corpus;
+  }
+
+  @Override
+  public void apply(long k, int row) throws IOException {
+    writer.updateBinaryDocValue(DvuSchema.idTerm(corpus.id(row)), DvuSchema.TITLE_DV,
+        new BytesRef(DvuSchema.title(corpus.title(row), k)));
+  }
+}

@@ -1,0 +1,25 @@
+package org.lucenerevisited.dvupdate;
+
+import java.io.IOException;
+import org.apache.lucene.index.IndexWriter;
+
+/**
+ * The seed's "reindex": the document is read again from the corpus and replaced whole
+ * ({@code updateDocument}), with the updated lastmod and title_dv.
+ */
+final class Reindex implements Update {
+
+  private final IndexWriter writer;
+  private final DvuCorpus corpus;
+
+  Reindex(IndexWriter writer, DvuCorpus corpus) {
+    this.writer = writer;
+    this.corpus = corpus;
+  }
+
+  @Override
+  public void apply(long k, int row) throws IOException {
+    DvuCorpus.Row doc = corpus.read(row);
+    writer.updateDocument(DvuSchema.idTerm(doc.id()), DvuSchema.updated(doc, k));
+  }
+}

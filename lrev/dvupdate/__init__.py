@@ -1,0 +1,1 @@
+"""The `dvupdate` study (seed 003): updatable DocValues against reindexing under NRT reopen."""

@@ -1,0 +1,57 @@
+"""The `dvupdate` forks, as rounds of :class:`lrev.fork.Job`: one run covers every version, method and corpus
+role, so that ratios between methods (and versions) pair JVMs of the same round. Round r runs one fork of
+every (version, role, method) and of the A/A contender, in its own shuffled order.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from lrev import engine, fork
+from lrev.config import REPO
+from lrev.dvupdate import layout, results
+from lrev.io import read_json, sha256_file, verify
+
+#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
+CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/dvupdate/engine.py", "lrev/dvupdate/tasks.py",
+        "lrev/dvupdate/layout.py", "lrev/dvupdate/forks.py")
+
+
+def verify_inputs(root: Path, dvupdate: dict[str, Any]) -> None:
+    """Every corpus and index the run reads still matches the sha256 its manifest recorded."""
+    for corpus in sorted(set(layout.corpora(dvupdate).values())):
+        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"])
+    for version, corpus in layout.indexes(dvupdate):
+        manifest = layout.index_dir(root, version, corpus) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"], tree=True)
+
+
+def fingerprint(dvupdate: dict[str, Any]) -> str:
+    """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
+    digest = hashlib.sha256(json.dumps(dvupdate, sort_keys=True).encode())
+    for version in dvupdate["versions"]:
+        digest.update(sha256_file(engine.classpath("dvupdate", version)[0]).encode())
+    for path in CODE:
+        digest.update(sha256_file(REPO / path).encode())
+    return digest.hexdigest()
+
+
+def jobs(root: Path, dvupdate: dict[str, Any]) -> list[fork.Job]:
+    def measure(version: str, role: str, contender: str) -> fork.Job:
+        name = layout.job_name(version, role, contender)
+        payload = {"root": str(root), "version": version, "role": role, "contender": contender, "job": name,
+                   "dvupdate": dvupdate}
+        return fork.Job(name, lambda r, out: fork.run("dvupdate.measure", version, {**payload, "round": r}, out))
+
+    return [measure(*job) for job in layout.jobs(dvupdate)]
+
+
+def run(root: Path, dvupdate: dict[str, Any]) -> Path:
+    """All rounds of forks (resuming a killed run); returns their folder. The correctness pass is checked
+    after every round, so that a method that leaves wrong values stops the run after its first round."""
+    verify_inputs(root, dvupdate)
+    return fork.run_rounds(jobs(root, dvupdate), dvupdate["rounds"], dvupdate["seed"], layout.forks_dir(root),
+                           fingerprint(dvupdate), label="dvupdate", after_round=results.collect)

@@ -1,0 +1,106 @@
+"""Where the `dvupdate` study's files live, below a scale's root (``<outdir>/<scale>``), and what it runs.
+
+    corpora/dvupdate/<text>-<shape>/          docs.tsv, queries.tsv, manifest.json (text: real, synthetic;
+                                              shape: big = whole articles, medium = 1K-character chunks)
+    indexes/dvupdate/<version>/<corpus>/      one Lucene index of the corpus + manifest.json
+    results/dvupdate/<version>/               reopens, latency, verify .parquet, manifest.json
+    results/dvupdate/forks/round-<r>/<job>/   each fork's own output (one run covers every version)
+    scratch/dvupdate/<job>/                   the copy of an index a fork updates, removed after it
+    figures/dvupdate/                         <figure>.pdf / .png
+
+The seed ran two datasets, WIKIBIG (whole articles) and WIKIMEDIUM (1K chunks, five times the documents);
+the config gives each *role* (``big``, ``medium``) a corpus: real Wikipedia text or a synthetic corpus fitted
+on it. Its grid of update rates and reopen intervals is named by role too (``rate_role`` low/high,
+``interval_role`` short/long), so that the claims name the same cells at every scale, whatever their values.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lrev import studies
+
+#: Update methods: the seed's three, then soft updates (7.4+) and the seed's in-memory overlay (7+).
+METHODS = ("reindex", "numeric", "binary", "soft", "overlay")
+#: The first major each method runs on (the engine refuses it on older ones).
+SINCE_MAJOR = {"reindex": 4, "numeric": 4, "binary": 4, "soft": 7, "overlay": 7}
+#: The DocValues field each method changes (reindex and soft rewrite the whole document: both).
+UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary": ("title_dv",),
+           "soft": ("lastmod", "title_dv"), "overlay": ("lastmod",)}
+BASELINE = "reindex"
+AA_SUFFIX = "-aa"
+AA = BASELINE + AA_SUFFIX
+ROLES = ("big", "medium")
+
+
+def method(contender: str) -> str:
+    return contender.removesuffix(AA_SUFFIX)
+
+
+def corpus_name(spec: dict[str, Any], shape: str) -> str:
+    return f"{spec['text']}-{shape}"
+
+
+def corpora(settings: dict[str, Any]) -> dict[str, str]:
+    """Role -> corpus folder name, for the roles this scale runs."""
+    return {role: corpus_name(spec, role) for role, spec in settings["corpora"].items()}
+
+
+def contenders(settings: dict[str, Any], version: str, role: str) -> list[str]:
+    """The methods timed on ``version`` for corpus ``role``, plus the A/A contender on the big corpus."""
+    listed = settings["methods"][version]
+    if role != "big":
+        listed = [m for m in listed if m in settings["corpora"][role].get("methods", listed)]
+    return [*listed, AA] if role == "big" else list(listed)
+
+
+def jobs(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(version, role, contender) of every fork of a round."""
+    return [(v, role, c) for v in settings["versions"] for role in settings["corpora"]
+            for c in contenders(settings, v, role)]
+
+
+def job_name(version: str, role: str, contender: str) -> str:
+    return f"{version}_{role}_{contender}"
+
+
+def parse_job(name: str) -> tuple[str, str, str]:
+    version, role, contender = name.split("_", 2)
+    return version, role, contender
+
+
+def cells(settings: dict[str, Any], role: str) -> list[dict[str, Any]]:
+    """The grid cells run on corpus ``role``: each with its rate and interval roles and values."""
+    grid = settings["grid"]
+    wanted = settings["corpora"][role].get("cells")
+    out = []
+    for cell in grid["cells"]:
+        name = f"{cell['rate']}-{cell['interval']}"
+        if wanted is None or name in wanted:
+            out.append({"cell": name, "rate_role": cell["rate"], "interval_role": cell["interval"],
+                        "rate": grid["rates"][cell["rate"]], "interval_ms": grid["intervals_ms"][cell["interval"]]})
+    return out
+
+
+def corpus_dir(root: Path, corpus: str) -> Path:
+    return Path(root) / "corpora" / "dvupdate" / corpus
+
+
+def index_dir(root: Path, version: str, corpus: str) -> Path:
+    return Path(root) / "indexes" / "dvupdate" / version / corpus
+
+
+def indexes(settings: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(v, c) for v in settings["versions"] for c in sorted(set(corpora(settings).values()))]
+
+
+def results_dir(root: Path, version: str) -> Path:
+    return studies.results_dir(root, "dvupdate", version)
+
+
+def forks_dir(root: Path) -> Path:
+    return Path(root) / "results" / "dvupdate" / "forks"
+
+
+def scratch_dir(root: Path, job: str) -> Path:
+    return Path(root) / "scratch" / "dvupdate" / job

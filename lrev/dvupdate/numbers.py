@@ -1,0 +1,127 @@
+"""Every number and figure path the paper's `dvupdate` section uses (paper/dvupdate.typ), formatted, from the
+result files of the configured versions (:func:`numbers`, called through :mod:`lrev.dvupdate.study`)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import pandas as pd
+
+from lrev import rounds
+from lrev.dvupdate import figures, layout, summary
+from lrev.paper import fmt, interval, provenance_row
+from lrev.tables import by_version
+
+#: The seed's table, as it printed it.
+SEED_COLUMNS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s")
+
+
+def parameters_text(p: dict[str, Any]) -> str:
+    grid = p["grid"]
+    return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
+            f"rates {grid['rates']['low']} and {grid['rates']['high']} docs/s, reopen every "
+            f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; {p['seconds']} s per cell, the "
+            f"first {p['warmup_s']:g} s excluded; {p['index_threads']} update and {p['search_threads']} search "
+            f"threads; {p['rounds']} rounds; overlay budget {p['overlay_budget_kb']:g} KiB; seed {p['seed']}")
+
+
+def corpora(data: summary.DvuResults) -> list[dict[str, Any]]:
+    """Each corpus role: its corpus, real or synthetic text, and its documents."""
+    m = next(iter(data.manifests.values()))
+    return [{"role": role, "name": layout.corpus_name(spec, role), "text": spec["text"],
+             "synthetic": spec["text"] == "synthetic",
+             "docs": f"{m['corpora'][layout.corpus_name(spec, role)]['docs']:,}"}
+            for role, spec in m["parameters"]["corpora"].items()]
+
+
+def seed_table(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """The seed's table per version, corpus role, cell and method: each column's mean with its interval."""
+    rows = []
+    order = {m: i for i, m in enumerate(layout.METHODS)}
+    table = table.sort_values(["role", "contender", "rate", "interval_ms"], key=lambda c: c.map(order)
+                              if c.name == "contender" else c, kind="stable")
+    for r in by_version(table).to_dict(orient="records"):
+        rows.append({"version": r["version"], "method": r["contender"], "role": r["role"], "rate": r["rate"],
+                     "interval_s": f"{r['interval_ms'] / 1000:g}", "updates": fmt(r["updates_per_reopen"], 0),
+                     "behind": f"{r['behind'] * 100:.0f}%",
+                     **{c: f"{fmt(r[c], 3 if c == 'perdoc_ms' else 1)}" for c in SEED_COLUMNS},
+                     **{f"{c}_ci": interval(r[f'{c}_low'], r[f'{c}_high'], 3 if c == 'perdoc_ms' else 1)
+                        for c in SEED_COLUMNS}})
+    return rows
+
+
+def ratios(data: summary.DvuResults, a: str, b: str, metrics: Sequence[str]) -> list[dict[str, Any]]:
+    """a ÷ b per metric, version, corpus role and cell, paired by round."""
+    out = []
+    for metric in metrics:
+        for r in summary.ratio(data, metric, a, b).to_dict(orient="records"):
+            out.append({"metric": metric, "version": r["version"], "role": r["role"], "rate_role": r["rate_role"],
+                        "interval_role": r["interval_role"], "value": fmt(r["value"]),
+                        "ci": interval(r["low"], r["high"])})
+    return out
+
+
+def rewrite(data: summary.DvuResults) -> list[dict[str, Any]]:
+    """Whether a version still rewrites the whole field at each reopen: numeric's reopen time at the high ÷ the
+    low rate (about 1 if the cost does not follow the number of updates), and on the medium ÷ the big corpus
+    (above 1 if it follows the segments' size), paired by round, short interval."""
+    rows = data.reopens[(data.reopens["contender"] == "numeric") & (data.reopens["interval_role"] == "short")]
+    out = []
+    for version, mine in rows.groupby("version", sort=False):
+        def side(**where: str) -> pd.DataFrame:
+            cell = mine
+            for k, v in where.items():
+                cell = cell[cell[k] == v]
+            return cell
+
+        entry: dict[str, Any] = {"version": version}
+        for key, a, b in (("rate", side(role="big", rate_role="high"), side(role="big", rate_role="low")),
+                          ("size", side(role="medium", rate_role="high"), side(role="big", rate_role="high"))):
+            if a.empty or b.empty:
+                entry[key], entry[f"{key}_ci"] = "n/a", "n/a"
+                continue
+            est = rounds.ratio(a, b, "reopen_ms")
+            entry[key], entry[f"{key}_ci"] = fmt(est.value), interval(est.low, est.high)
+        out.append(entry)
+    return out
+
+
+def overlay(table: pd.DataFrame, data: summary.DvuResults) -> list[dict[str, Any]]:
+    """The overlay against numeric updates: reopen time and heap, and how often it flushed into Lucene."""
+    out = []
+    for r in summary.ratio(data, "reopen_ms", "overlay", "numeric").to_dict(orient="records"):
+        mine = data.reopens[(data.reopens["version"] == r["version"]) & (data.reopens["contender"] == "overlay")
+                            & (data.reopens["role"] == r["role"]) & (data.reopens["rate_role"] == r["rate_role"])
+                            & (data.reopens["interval_role"] == r["interval_role"])]
+        out.append({"version": r["version"], "role": r["role"], "rate_role": r["rate_role"],
+                    "interval_role": r["interval_role"], "reopen": fmt(r["value"]), "ci": interval(r["low"], r["high"]),
+                    "flushes": int(mine["flushed"].sum()), "reopens": len(mine),
+                    "overlay_kib": fmt(mine["overlay_bytes"].mean() / 1024, 0)})
+    return out
+
+
+def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
+    data = summary.load(results, versions)
+    p = next(iter(data.manifests.values()))["parameters"]
+    table = summary.cell_table(data)
+    checks = summary.verified(data)
+    return {
+        "meta": {"seconds": p["seconds"], "warmup_s": f"{p['warmup_s']:g}", "rounds": p["rounds"],
+                 "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
+                 "rates": p["grid"]["rates"], "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
+                 "overlay_budget_kb": f"{p['overlay_budget_kb']:g}", "behind_s": f"{p['behind_s']:g}",
+                 "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
+                 "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
+                 "checks": int(checks["checks"].sum()), "reopens": len(data.reopens)},
+        "corpora": corpora(data),
+        "seed_table": seed_table(table[table["contender"] != layout.AA]),
+        "vs_reindex": {m: ratios(data, m, layout.BASELINE, ("update_ms", "reopen_ms", "total_ms", "perdoc_ms",
+                                                             "queries_per_s"))
+                       for m in layout.METHODS[1:] if m in set(data.reopens["contender"])},
+        "aa": ratios(data, layout.AA, layout.BASELINE, ("total_ms",)),
+        "rewrite": rewrite(data),
+        "overlay": overlay(table, data),
+        "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names()},
+        "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}
+                       for v, m in data.manifests.items()],
+    }

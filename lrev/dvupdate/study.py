@@ -1,0 +1,66 @@
+"""The `dvupdate` study's plug-in (:class:`lrev.studies.Study`): updatable DocValues under NRT reopen, seed 003."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from lrev.config import ConfigError, major
+from lrev.dvupdate import layout
+from lrev.studies import Quantity
+
+BASELINE = layout.BASELINE
+AA = layout.AA
+
+#: A per-reopen sample is selected by its corpus role and its grid cell's roles.
+CELL = ("role", "rate_role", "interval_role")
+QUANTITIES = {
+    **{name: Quantity("reopens", name, CELL)
+       for name in ("reopen_ms", "update_ms", "total_ms", "queries_per_s", "behind", "heap_mb")},
+    # Only reopens that applied updates have a per-document cost.
+    "perdoc_ms": Quantity("perdoc", "perdoc_ms", CELL),
+}
+
+
+def check(dvupdate: dict[str, Any]) -> None:
+    for version in dvupdate["versions"]:
+        for key in ("methods", "id_formats"):
+            if version not in dvupdate[key]:
+                raise ConfigError(f"config error at 'dvupdate.{key}': nothing listed for Lucene {version}")
+        methods = dvupdate["methods"][version]
+        if BASELINE not in methods:
+            raise ConfigError(f"config error at 'dvupdate.methods.{version}': '{BASELINE}' must be a method "
+                              "(ratios are taken against it)")
+        early = [m for m in methods if major(version) < layout.SINCE_MAJOR[m]]
+        if early:
+            raise ConfigError(f"config error at 'dvupdate.methods.{version}': Lucene {version} has no "
+                              f"{', '.join(early)} (soft updates came in 7.4; the overlay is built on 7+)")
+    cells = {f"{c['rate']}-{c['interval']}" for c in dvupdate["grid"]["cells"]}
+    for role, spec in dvupdate["corpora"].items():
+        if (spec["text"] == "synthetic") != ("docs" in spec):
+            raise ConfigError(f"config error at 'dvupdate.corpora.{role}': 'docs' is for synthetic corpora, "
+                              "and they need it")
+        unknown = sorted(set(spec.get("cells", [])) - cells)
+        if unknown:
+            raise ConfigError(f"config error at 'dvupdate.corpora.{role}.cells': not in grid.cells: "
+                              f"{', '.join(unknown)}")
+        if role != "big" and BASELINE not in spec.get("methods", [BASELINE]):
+            raise ConfigError(f"config error at 'dvupdate.corpora.{role}.methods': '{BASELINE}' must be one")
+    if dvupdate["warmup_s"] >= dvupdate["seconds"]:
+        raise ConfigError(f"config error at 'dvupdate.warmup_s': {dvupdate['warmup_s']} leaves nothing of a "
+                          f"{dvupdate['seconds']} s run")
+    longest = max(dvupdate["grid"]["intervals_ms"].values())
+    if dvupdate["seconds"] * 1000 - dvupdate["warmup_s"] * 1000 < 2 * longest:
+        raise ConfigError(f"config error at 'dvupdate.seconds': {dvupdate['seconds']} s minus the warm-up holds "
+                          f"fewer than two reopens of {longest} ms")
+
+
+def load(results: Path, versions: Sequence[str]):
+    from lrev.dvupdate import summary
+
+    return summary.load(results, versions)
+
+
+def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[str, Any]) -> dict[str, Any]:
+    from lrev.dvupdate import numbers as dvupdate_numbers
+
+    return dvupdate_numbers.numbers(results, versions, figures, claims)

@@ -1,0 +1,118 @@
+"""Tidy summary tables of the `dvupdate` results (configured versions only, reopens after the warm-up only).
+
+Statistical unit: the fork. Each (version, corpus role, method) runs alone in one JVM per round, every cell
+of its grid in turn; a fork reports one row per reopen. A fork's value in a cell is the mean over its
+reopens, as the seed averaged per reopen; a comparison of two methods is the geometric mean over rounds of
+the ratio of their forks' values, its interval resampling rounds, then reopens within forks (:mod:`lrev.rounds`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import pandas as pd
+
+from lrev import manifest, rounds
+from lrev.dvupdate import layout, results
+from lrev.tables import by_version, estimate_columns
+
+STUDY = "dvupdate"
+CELL = ["role", "rate_role", "interval_role"]
+#: The seed's columns per reopen, and what this study adds.
+METRICS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s", "behind", "heap_mb")
+
+
+@dataclass(frozen=True)
+class DvuResults:
+    reopens: pd.DataFrame
+    perdoc: pd.DataFrame
+    latency: pd.DataFrame
+    verify: pd.DataFrame
+    warmup: pd.DataFrame
+    manifests: dict[str, dict]
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        return tuple(self.manifests)
+
+
+def load(results_root: str | Path, versions: Sequence[str]) -> DvuResults:
+    frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES)
+    behind_s = {v: m["parameters"]["behind_s"] for v, m in manifests.items()}
+    reopens = pd.concat([results.derive(g, behind_s[v]) for v, g in frames["reopens"].groupby("version", sort=False)],
+                        ignore_index=True)
+    measured = reopens[reopens["warmup"] == 0].reset_index(drop=True)
+    return DvuResults(reopens=measured, perdoc=measured[measured["updates"] > 0].reset_index(drop=True),
+                      latency=frames["latency"], verify=frames["verify"],
+                      warmup=reopens[reopens["warmup"] == 1].reset_index(drop=True), manifests=manifests)
+
+
+def samples(data: DvuResults, metric: str) -> pd.DataFrame:
+    """The rows a metric is computed from: per-document cost only where a reopen applied updates."""
+    return data.perdoc if metric == "perdoc_ms" else data.reopens
+
+
+def cell_table(data: DvuResults) -> pd.DataFrame:
+    """The seed's table: per version, method, corpus role and cell, each metric's mean over forks (the mean of
+    a fork's reopens) with its interval, the cell's rate and interval, and the updates per reopen."""
+    rows = []
+    keys = ["version", "contender", *CELL]
+    for key, group in data.reopens.groupby(keys, sort=True):
+        row = {**dict(zip(keys, key)), "rate": int(group["rate"].iloc[0]),
+               "interval_ms": int(group["interval_ms"].iloc[0]), "reopens": len(group),
+               "updates_per_reopen": float(group["updates"].mean())}
+        for metric in METRICS:
+            rows_m = samples(data, metric)
+            cell = rows_m[(rows_m[keys] == pd.Series(dict(zip(keys, key)))).all(axis=1)]
+            if cell.empty:
+                row.update({metric: float("nan"), f"{metric}_low": float("nan"), f"{metric}_high": float("nan")})
+                continue
+            est = rounds.location(cell, metric)
+            row.update({metric: est.value, f"{metric}_low": est.low, f"{metric}_high": est.high})
+        rows.append(row)
+    return by_version(pd.DataFrame(rows))
+
+
+def ratio(data: DvuResults, metric: str, a: str, b: str) -> pd.DataFrame:
+    """``metric`` of method a ÷ method b, per version, corpus role and cell, paired by round."""
+    rows_m = samples(data, metric)
+    out = []
+    for key, group in rows_m.groupby(["version", *CELL], sort=True):
+        where = dict(zip(["version", *CELL], key))
+        sa, sb = group[group["contender"] == a], group[group["contender"] == b]
+        if sa.empty or sb.empty or set(sa["round"]) != set(sb["round"]):
+            continue
+        try:
+            est = rounds.ratio(sa, sb, metric)
+        except ValueError:  # a fork with a zero mean (no query, nothing behind) has no ratio
+            continue
+        out.append({**where, "a": a, "b": b, "metric": metric, **estimate_columns(est)})
+    return by_version(pd.DataFrame(out))
+
+
+def crossover(data: DvuResults, method: str = "numeric") -> pd.DataFrame:
+    """Where a DocValues update beats reindexing: total time per reopen of ``method`` ÷ reindex's, per version,
+    corpus (its documents) and update rate; below 1, the DocValues update is cheaper."""
+    table = ratio(data, "total_ms", method, layout.BASELINE)
+    if table.empty:
+        return table
+    docs = {(v, role): int(m) for v in data.manifests for role, m in documents(data.manifests[v]).items()}
+    rates = data.reopens.groupby(CELL)["rate"].first()
+    table["docs"] = [docs[(v, role)] for v, role in zip(table["version"], table["role"])]
+    table["rate"] = [int(rates[tuple(k)]) for k in table[CELL].itertuples(index=False)]
+    return table
+
+
+def documents(result_manifest: dict) -> dict[str, int]:
+    """Documents of each corpus role's corpus, from a result manifest's provenance."""
+    p = result_manifest["parameters"]
+    corpora = result_manifest["corpora"]
+    return {role: corpora[layout.corpus_name(spec, role)]["docs"] for role, spec in p["corpora"].items()}
+
+
+def verified(data: DvuResults) -> pd.DataFrame:
+    """Per version, method and corpus role: how many correctness checks ran (all of them matched, or the run
+    would have stopped)."""
+    return by_version(data.verify.groupby(["version", "contender", "role"], as_index=False).agg(
+        checks=("match", "size"), matched=("match", "sum")))

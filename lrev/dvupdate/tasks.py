@@ -1,0 +1,57 @@
+"""The `dvupdate` fork task (run by :mod:`lrev.fork`, one JVM each): one update method on one corpus, alone
+in its JVM. It updates a copy of the version's index, never the index itself, so that every fork starts from
+the same committed index; within the fork, each cell ends with ``IndexWriter.rollback``."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from lrev.dvupdate import engine, layout
+
+KIB = 1 << 10
+
+
+def queries(corpus_dir: Path) -> list[str]:
+    return list(pd.read_csv(corpus_dir / "queries.tsv", sep="\t", names=["term", "df"], dtype={"term": str})["term"])
+
+
+def measure(root: str, version: str, round: int, role: str, contender: str, job: str,
+            dvupdate: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """Every cell of ``role``'s grid, timed; then the correctness pass. Tables: ``reopens`` (one row per
+    reopen), ``latency`` (HdrHistogram summaries per cell and metric), ``verify``."""
+    root_ = Path(root)
+    corpus = layout.corpora(dvupdate)[role]
+    cells = layout.cells(dvupdate, role)
+    scratch = layout.scratch_dir(root_, job)
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(layout.index_dir(root_, version, corpus) / "index", scratch)
+    spec = engine.Spec(
+        index_path=str(scratch), docs_tsv=str(layout.corpus_dir(root_, corpus) / "docs.tsv"),
+        method=layout.method(contender), id_format=dvupdate["id_formats"][version],
+        rates=[c["rate"] for c in cells], intervals_millis=[c["interval_ms"] for c in cells],
+        seconds=dvupdate["seconds"], warmup_millis=round_ms(dvupdate["warmup_s"]),
+        index_threads=dvupdate["index_threads"], search_threads=dvupdate["search_threads"],
+        queries=queries(layout.corpus_dir(root_, corpus)), top_n=dvupdate["top_n"],
+        overlay_budget_bytes=int(dvupdate["overlay_budget_kb"] * KIB),
+        # The same updates for every method and version of a round: the workload is the same, and so are
+        # the values the correctness pass must find.
+        seed=int(dvupdate["seed"]) * 1000 + round,
+        verify_updates=dvupdate["verify"]["updates"], verify_reopens=dvupdate["verify"]["reopens"])
+    try:
+        with engine.Bench(spec) as bench:
+            reopens, latency = bench.run(), bench.latencies()
+            verified = bench.verify()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    labels = pd.DataFrame(cells).drop(columns=["rate", "interval_ms"]).assign(combo=range(len(cells)))
+    label = {"role": role, "corpus": corpus}
+    return {"reopens": reopens.merge(labels, on="combo", how="left").assign(**label),
+            "latency": latency.merge(labels, on="combo", how="left").assign(**label),
+            "verify": verified.assign(**label)}
+
+
+def round_ms(seconds: float) -> int:
+    return int(round(seconds * 1000))

@@ -1,0 +1,44 @@
+"""The `dvupdate` block of the config: bad input stops, before any work, with a message naming the key or value."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import assert_config_error, assert_snakemake_refuses
+from lrev import config
+from lrev.dvupdate import layout
+
+
+@pytest.mark.parametrize("overrides, named", [
+    ({"dvupdate": {"methods": {"4.10.4": ["reindex", "soft"]}}}, "dvupdate.methods.4.10.4"),
+    ({"dvupdate": {"methods": {"10.5.1": ["numeric"]}}}, "'reindex' must be a method"),
+    ({"dvupdate": {"methods": {"10.5.1": ["reindex", "numerc"]}}}, "numerc"),
+    ({"dvupdate": {"corpora": {"big": {"text": "real"}}}}, "dvupdate.corpora.big"),
+    ({"dvupdate": {"corpora": {"medium": {"cells": ["high-never"]}}}}, "high-never"),
+    ({"dvupdate": {"seconds": 1, "warmup_s": 0.5}}, "dvupdate.seconds"),
+    ({"dvupdate": {"rounds": 1}}, "dvupdate.rounds"),
+    ({"dvupdate": {"versions": ["4.10.4", "6.6.6"]}}, "dvupdate.methods"),
+])
+def test_invalid_config_names_the_key_or_value(overrides, named):
+    assert_config_error({"studies": ["dvupdate"], **overrides}, named)
+
+
+@pytest.mark.parametrize("option", ["dvupdate={rounds: 1}", "dvupdate={seconds: 0}"])
+def test_snakemake_stops_before_any_work(tmp_path, option):
+    assert_snakemake_refuses(tmp_path, ["studies=[dvupdate]", option])
+
+
+@pytest.mark.parametrize("scale", ["smoke", "default", "paper"])
+def test_every_scale_runs_the_cells_the_claims_name_on_both_corpora(scale):
+    settings = config.load({"scale": scale, "studies": ["dvupdate"]}).study("dvupdate")
+    big = {c["cell"] for c in layout.cells(settings, "big")}
+    medium = {c["cell"] for c in layout.cells(settings, "medium")}
+    assert {"high-short", "high-long", "low-short"} <= big
+    assert {"high-short", "high-long"} <= medium
+    for version in settings["versions"]:
+        timed = layout.contenders(settings, version, "big")
+        assert timed[-1] == layout.AA and {"reindex", "numeric", "binary"} <= set(timed)
+        assert {"reindex", "numeric"} <= set(layout.contenders(settings, version, "medium"))
+
+
+def test_a_job_name_gives_back_its_version_role_and_contender():
+    assert layout.parse_job(layout.job_name("10.5.1", "big", "reindex-aa")) == ("10.5.1", "big", "reindex-aa")

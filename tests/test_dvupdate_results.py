@@ -1,0 +1,54 @@
+"""The `dvupdate` results: the correctness gate and the seed's per-reopen columns, on hand-made fork tables."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from lrev.dvupdate import results
+
+
+def verify_rows(contender: str, version: str = "10.5.1", lastmod: str = "aa", title: str = "bb",
+                match: int = 1) -> pd.DataFrame:
+    return pd.DataFrame({
+        "version": version, "round": 0, "fork": f"{version}_big_{contender}", "contender": contender, "role": "big",
+        "step": ["reopen-0", "final", "final"], "item": ["paris", "lastmod", "title_dv"],
+        "expected": ["1", lastmod, title], "actual": ["1" if match else "2", lastmod, title], "match": match})
+
+
+def test_methods_that_leave_what_their_updates_should_pass():
+    base_title = "00"  # numeric leaves the titles as they were, binary the last-modified times
+    results.check_answers(pd.concat([verify_rows("reindex"), verify_rows("numeric", title=base_title),
+                                     verify_rows("binary", lastmod="11"), verify_rows("reindex", "4.10.4")]))
+
+
+def test_a_wrong_top_hit_stops_the_results_naming_method_version_and_query():
+    with pytest.raises(results.AnswerMismatch, match=r"numeric on Lucene 10\.5\.1.*reopen-0 paris"):
+        results.check_answers(pd.concat([verify_rows("reindex"), verify_rows("numeric", match=0)]))
+
+
+def test_methods_that_set_one_field_must_agree_across_versions():
+    with pytest.raises(results.AnswerMismatch, match="lastmod"):
+        results.check_answers(pd.concat([verify_rows("reindex"), verify_rows("numeric", "4.10.4", lastmod="ab")]))
+
+
+def reopen_rows(**cols) -> pd.DataFrame:
+    base = {"rate": 1000, "reopen_ns": 2_000_000, "update_ns": 8_000_000, "updates": 500, "queries": 100,
+            "elapsed_ns": 500_000_000, "due": 1000, "done": 1000, "fell_behind": 0, "heap_bytes": 1 << 20}
+    return pd.DataFrame([{**base, **cols}])
+
+
+def test_the_seed_columns_come_per_reopen():
+    r = results.derive(reopen_rows(), behind_s=0.5).iloc[0]
+    assert (r["reopen_ms"], r["update_ms"], r["total_ms"]) == (2.0, 8.0, 10.0)
+    assert r["perdoc_ms"] == pytest.approx(0.02)
+    assert r["queries_per_s"] == pytest.approx(200.0)
+    assert r["behind"] == 0 and r["heap_mb"] == 1.0
+
+
+@pytest.mark.parametrize("cols", [{"done": 400}, {"fell_behind": 1}])
+def test_updates_not_done_in_time_or_a_late_reopen_is_behind(cols):
+    assert results.derive(reopen_rows(**cols), behind_s=0.5).iloc[0]["behind"] == 1
+
+
+def test_a_reopen_without_updates_has_no_per_document_cost():
+    assert pd.isna(results.derive(reopen_rows(updates=0), behind_s=0.5).iloc[0]["perdoc_ms"])

@@ -1,0 +1,81 @@
+"""The dvupdate study's results, from the session's smoke run of the real pipeline: every method alone in its
+forks, the correctness gate, the seed's columns per reopen, and a load the engine cannot keep up with showing as
+behind."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lrev import config, fork
+from lrev.dvupdate import figures, layout, results, summary
+
+SETTINGS = config.load({"scale": "smoke", "studies": ["dvupdate"]}).study("dvupdate")
+
+
+@pytest.fixture(scope="module")
+def data(smoke_run):
+    root, _, _ = smoke_run
+    return summary.load(root / "results", SETTINGS["versions"])
+
+
+def test_every_version_has_results_with_provenance(smoke_run):
+    root, _, _ = smoke_run
+    for version in SETTINGS["versions"]:
+        manifest = json.loads((layout.results_dir(root, version) / "manifest.json").read_text())
+        assert manifest["lucene_version_reported"] == version and manifest["study"] == "dvupdate"
+        assert set(manifest["corpora"]) == set(layout.corpora(SETTINGS).values())
+        assert all(c["synthetic"] is False for c in manifest["corpora"].values()), "smoke runs on real text"
+
+
+def test_every_method_ran_alone_in_every_round_and_cell(data):
+    for (version, role, contender) in layout.jobs(SETTINGS):
+        mine = data.reopens[(data.reopens["version"] == version) & (data.reopens["role"] == role)
+                            & (data.reopens["contender"] == contender)]
+        assert set(mine["round"]) == set(range(SETTINGS["rounds"])), (version, role, contender)
+        assert {c["cell"] for c in layout.cells(SETTINGS, role)} == set(mine["rate_role"] + "-" + mine["interval_role"])
+        assert (mine.groupby("round")["fork"].nunique() == 1).all()
+    assert (data.reopens.groupby("fork")["contender"].nunique() == 1).all()
+
+
+def test_every_correctness_check_matched_and_covers_every_reopen_and_field(data):
+    assert (data.verify["match"] == 1).all()
+    steps = set(data.verify["step"])
+    assert {f"reopen-{j}" for j in range(SETTINGS["verify"]["reopens"])} | {"final"} == steps
+    assert set(data.verify.loc[data.verify["step"] == "final", "item"]) == {"lastmod", "title_dv"}
+
+
+def test_the_seed_columns_add_up(data):
+    r = data.reopens
+    assert ((r["total_ms"] - r["reopen_ms"] - r["update_ms"]).abs() < 1e-9).all()
+    assert (r["done"] <= r["due"]).all()
+    assert (data.perdoc["perdoc_ms"] > 0).all()
+
+
+def test_the_paper_numbers_cover_every_version_and_figure(smoke_run):
+    root, _, _ = smoke_run
+    got = json.loads((root / "paper" / "dvupdate.json").read_text())
+    assert {r["version"] for r in got["seed_table"]} == set(SETTINGS["versions"])
+    assert [c["text"] for c in got["corpora"]] == ["real", "real"]
+    assert {r["version"] for r in got["rewrite"]} == set(SETTINGS["versions"])
+    assert all(Path(path).is_file() for path in got["figures"].values())
+    assert set(got["figures"]) == set(figures.FIGURES)
+
+
+def test_a_rate_the_engine_cannot_hold_shows_as_behind(smoke_run, tmp_path):
+    """Updates are never skipped: at a rate far above what reindexing manages, the run reports a backlog."""
+    root, _, _ = smoke_run
+    version = SETTINGS["versions"][-1]
+    settings = {**SETTINGS, "grid": {**SETTINGS["grid"], "rates": {"low": 10, "high": 1_000_000},
+                                     "cells": [{"rate": "high", "interval": "short"}]},
+                "corpora": {"big": SETTINGS["corpora"]["big"]}}
+    job = layout.job_name(version, "big", "reindex")
+    fork.run("dvupdate.measure", version, {"root": str(root), "version": version, "role": "big",
+                                           "contender": "reindex", "job": job, "dvupdate": settings, "round": 0},
+             tmp_path)
+    reopens = results.derive(fork.tables(tmp_path)["reopens"], SETTINGS["behind_s"])
+    measured = reopens[reopens["warmup"] == 0]
+    assert (measured["due"] > measured["done"]).all()
+    assert measured["behind"].all()
+    assert not layout.scratch_dir(root, job).exists(), "the fork's index copy is removed"

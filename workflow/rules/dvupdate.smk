@@ -1,0 +1,139 @@
+# The `dvupdate` study (seed 003): the Wikipedia fragment -> real and fitted synthetic corpora -> one index per
+# version and corpus -> one notebook run over every version (forks interleaved in rounds) -> figures; its claims
+# and paper numbers come from the generic rules of paper.smk.
+import json
+import shlex
+
+from lrev.dvupdate import layout as dvu_layout
+from lrev.dvupdate.figures import FIGURES as DVU_FIGURES
+from lrev.dvupdate.forks import CODE as DVU_FORK_CODE
+from lrev.dvupdate.results import FILES as DVU_RESULTS
+
+DVU = CFG.study("dvupdate")
+DVU_RUN_CODE = [*DVU_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/dvupdate/results.py"]
+DVU_SUMMARY_CODE = ["lrev/dvupdate/summary.py", "lrev/dvupdate/study.py", "lrev/dvupdate/layout.py",
+                    "lrev/dvupdate/results.py", "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py", "lrev/manifest.py"]
+DVU_RECIPES = ["data-recipes/dvupdate_common.py", "lrev/io.py"]
+
+
+def dvu_results(version):
+    return [str(dvu_layout.results_dir(ROOT, version) / name) for name in DVU_RESULTS]
+
+
+def dvu_corpus(corpus):
+    return dvu_layout.corpus_dir(ROOT, corpus) / "manifest.json"
+
+
+def dvu_index(version, corpus):
+    return dvu_layout.index_dir(ROOT, version, corpus) / "manifest.json"
+
+
+def dvu_source(dump):
+    """The recipe's source options: a real dump of the config (``dvupdate.dump``), else gensim's fragment."""
+    if dump is None:
+        return "--fragment"
+    flags = {"sha1": "--sha1", "md5": "--md5", "max_docs": "--max-docs"}
+    return " ".join([f"--dump {shlex.quote(dump['url'])}", *(f"{flag} {dump[key]}" for key, flag in flags.items()
+                                                              if key in dump)])
+
+
+rule dvupdate_real:
+    """Real Wikipedia text as line docs: the fragment gensim's wheel ships (fetched once into the user's cache),
+    or the dump the config names."""
+    input:
+        "data-recipes/dvupdate_wikipedia.py",
+        DVU_RECIPES,
+    output:
+        docs=ROOT / "corpora/dvupdate/real-{shape}/docs.tsv",
+        queries=ROOT / "corpora/dvupdate/real-{shape}/queries.tsv",
+        manifest=ROOT / "corpora/dvupdate/real-{shape}/manifest.json",
+    wildcard_constraints:
+        shape="big|medium",
+    params:
+        chunk_chars=DVU["chunk_chars"],
+        source=dvu_source(DVU.get("dump")),
+    shell:
+        "{PY} data-recipes/dvupdate_wikipedia.py {params.source} --shape {wildcards.shape}"
+        " --chunk-chars {params.chunk_chars} --out {ROOT}/corpora/dvupdate/real-{wildcards.shape}"
+
+
+rule dvupdate_synthetic:
+    """A corpus of the configured size fitted on the real fragment's whole articles, labelled synthetic."""
+    input:
+        "data-recipes/dvupdate_synthetic.py",
+        DVU_RECIPES,
+        fit=dvu_corpus("real-big"),
+    output:
+        docs=ROOT / "corpora/dvupdate/synthetic-{shape}/docs.tsv",
+        queries=ROOT / "corpora/dvupdate/synthetic-{shape}/queries.tsv",
+        manifest=ROOT / "corpora/dvupdate/synthetic-{shape}/manifest.json",
+    wildcard_constraints:
+        shape="big|medium",
+    params:
+        docs=lambda w: DVU["corpora"][w.shape]["docs"],
+        chunk_chars=DVU["chunk_chars"],
+        seed=DVU["seed"],
+    shell:
+        "{PY} data-recipes/dvupdate_synthetic.py --fit {ROOT}/corpora/dvupdate/real-big --docs {params.docs}"
+        " --shape {wildcards.shape} --chunk-chars {params.chunk_chars} --seed {params.seed}"
+        " --out {ROOT}/corpora/dvupdate/synthetic-{wildcards.shape}"
+
+
+rule dvupdate_index:
+    input:
+        unpack(lambda w: engine_of("dvupdate", w.version)),
+        corpus=lambda w: dvu_corpus(w.corpus),
+        code=["lrev/dvupdate/index.py", "lrev/dvupdate/engine.py", "lrev/bridge.py", "lrev/io.py"],
+    output:
+        ROOT / "indexes/dvupdate/{version}/{corpus}/manifest.json",
+    wildcard_constraints:
+        corpus="(real|synthetic)-(big|medium)",
+    params:
+        id_format=lambda w: DVU["id_formats"][w.version],
+        flush_docs=DVU["flush_docs"],
+    threads: 1
+    shell:
+        "{PY} -m lrev.dvupdate.index --version {wildcards.version} --corpus {ROOT}/corpora/dvupdate/{wildcards.corpus}"
+        " --id-format {params.id_format} --flush-docs {params.flush_docs}"
+        " --out {ROOT}/indexes/dvupdate/{wildcards.version}/{wildcards.corpus}"
+
+
+rule dvupdate_run:
+    """One papermill execution for every version: rounds of forks, each method alone in its JVM."""
+    input:
+        notebook="notebooks/dvupdate.ipynb",
+        code=DVU_RUN_CODE,
+        corpora=[dvu_corpus(c) for c in sorted(set(dvu_layout.corpora(DVU).values()))],
+        indexes=[dvu_index(*i) for i in dvu_layout.indexes(DVU)],
+        engines=[engine_of("dvupdate", v)["jar"] for v in DVU["versions"]],
+    output:
+        results=[f for v in DVU["versions"] for f in dvu_results(v)],
+        notebook=ROOT / "results/dvupdate/dvupdate.ipynb",
+    params:
+        overrides=json.dumps({"overrides": DVU}, sort_keys=True),
+    # Timings own the whole machine: nothing else runs beside a measurement.
+    threads: workflow.cores
+    shell:
+        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+
+
+rule dvupdate_figures:
+    input:
+        results=[f for v in DVU["versions"] for f in dvu_results(v)],
+        code=["lrev/dvupdate/figures.py", "lrev/plots.py", *DVU_SUMMARY_CODE],
+    output:
+        [str(ROOT / f"figures/dvupdate/{name}.{ext}") for name in DVU_FIGURES for ext in ("pdf", "png")],
+    params:
+        versions=" ".join(DVU["versions"]),
+    shell:
+        "{PY} -m lrev.dvupdate.figures --results {ROOT}/results --versions {params.versions}"
+        " --out {ROOT}/figures/dvupdate"
+
+
+STUDY_OUTPUTS["dvupdate"] = {
+    "versions": DVU["versions"],
+    "results": [f for v in DVU["versions"] for f in dvu_results(v)],
+    "figures": rules.dvupdate_figures.output,
+    "code": [*DVU_SUMMARY_CODE, "lrev/dvupdate/numbers.py", "lrev/dvupdate/figures.py"],
+}
