@@ -22,6 +22,9 @@ NAME = "manifest.json"
 def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, pd.DataFrame], jvm: dict[str, Any],
           corpora: dict[str, dict[str, Any]], parameters: dict[str, Any], started: str) -> Path:
     """``corpora``: each corpus's own manifest, by name; ``jvm``: a fork's report (:mod:`lrev.fork`)."""
+    unlabelled = sorted(c for c, m in corpora.items() if not isinstance(m.get("synthetic"), bool))
+    if unlabelled:
+        raise ValueError(f"corpus manifests must say whether their text is synthetic: {', '.join(unlabelled)}")
     for name, table in tables.items():
         write_parquet(out / f"{name}.parquet", table)
     write_json(out / NAME, {
@@ -30,8 +33,9 @@ def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, 
         "jdk": {"home": jvm["java_home"], "version": jvm["java_version"], "vendor": jvm["java_vendor"],
                 "flags": jvm["flags"], "jvm_arguments": jvm["jvm_arguments"]},
         "host": provenance.host(), "git": provenance.git(),
-        "corpora": {c: {"sha256": m["sha256"], "docs": m["docs"], "synthetic": m["synthetic"],
-                        "recipe": m["recipe"], "parameters": m["parameters"]} for c, m in corpora.items()},
+        # Each corpus's whole manifest: its checksums, recipe, parameters, whether it is synthetic, and whatever
+        # else its recipe recorded of it (what a synthetic corpus was fitted on, say).
+        "corpora": dict(corpora),
         "sha256": {f"{name}.parquet": sha256_file(out / f"{name}.parquet") for name in tables},
         "parameters": parameters, "started": started, "finished": provenance.now(),
     })

@@ -1,10 +1,14 @@
 """The `dvupdate` block of the config: bad input stops, before any work, with a message naming the key or value."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from conftest import assert_config_error, assert_snakemake_refuses
 from lrev import config
+from lrev.config import REPO
 from lrev.dvupdate import layout
 
 
@@ -42,3 +46,14 @@ def test_every_scale_runs_the_cells_the_claims_name_on_both_corpora(scale):
 
 def test_a_job_name_gives_back_its_version_role_and_contender():
     assert layout.parse_job(layout.job_name("10.5.1", "big", "reindex-aa")) == ("10.5.1", "big", "reindex-aa")
+
+
+def test_a_dump_in_the_config_replaces_the_fragment_in_the_real_corpora(tmp_path):
+    dump, sha1 = tmp_path / "enwiki-pages-articles1.xml.bz2", "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"
+    done = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--printshellcmds", "--cores", "1",
+                           "--config", f"outdir={tmp_path}", "scale=smoke", "studies=[dvupdate]",
+                           f"dvupdate={{dump: {{url: {dump}, sha1: {sha1}}}}}"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    real = [line for line in done.stdout.splitlines() if line.startswith("Shell command:") and "dvupdate_wikipedia" in line]
+    assert real and all(f"--dump {dump} --sha1 {sha1}" in line and "--fragment" not in line for line in real)

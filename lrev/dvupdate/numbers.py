@@ -34,6 +34,16 @@ def corpora(data: summary.DvuResults) -> list[dict[str, Any]]:
             for role, spec in m["parameters"]["corpora"].items()]
 
 
+def fit(data: summary.DvuResults) -> dict[str, Any] | None:
+    """What the synthetic corpora were fitted on: the fragment's articles and their median length in words."""
+    m = next(iter(data.manifests.values()))
+    fits = [c["fit"] for c in m["corpora"].values() if c["synthetic"]]
+    if not fits:
+        return None
+    return {"articles": fits[0]["articles"], "median_words": f"{fits[0]['length_median']:,.0f}",
+            "vocabulary": f"{fits[0]['vocabulary']:,}"}
+
+
 def seed_table(table: pd.DataFrame) -> list[dict[str, Any]]:
     """The seed's table per version, corpus role, cell and method: each column's mean with its interval."""
     rows = []
@@ -114,6 +124,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
                  "checks": int(checks["checks"].sum()), "reopens": len(data.reopens)},
         "corpora": corpora(data),
+        "fit": fit(data),
         "seed_table": seed_table(table[table["contender"] != layout.AA]),
         "vs_reindex": {m: ratios(data, m, layout.BASELINE, ("update_ms", "reopen_ms", "total_ms", "perdoc_ms",
                                                              "queries_per_s"))

@@ -56,11 +56,18 @@ final class DvuCorpus implements Closeable {
       long offset = 0;
       long start = 0;
       int length = 0;
+      int tabs = 0;
       boolean header = true;
       for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
         for (int i = 0; i < n; i++, offset++) {
           byte b = buffer[i];
           if (b != '\n') {
+            // Only a row's id, title and modified are kept: its body, most of its bytes, is skipped
+            // (a reindex reads it again), which makes the scan several times faster.
+            tabs += b == '\t' ? 1 : 0;
+            if (tabs >= 3 && !header) {
+              continue;
+            }
             if (length == line.length) {
               line = Arrays.copyOf(line, 2 * length);
             }
@@ -78,7 +85,10 @@ final class DvuCorpus implements Closeable {
               titlesRead = Arrays.copyOf(titlesRead, 2 * titlesRead.length);
               lastmodsRead = Arrays.copyOf(lastmodsRead, 2 * lastmodsRead.length);
             }
-            Row row = parse(docsTsv, rows, text);
+            if (tabs != 3) {
+              throw new IOException(docsTsv + ": row " + rows + " has " + (tabs + 1) + " fields, not 4");
+            }
+            Row row = parse(docsTsv, rows, text + "\t");
             starts[rows] = start;
             idsRead[rows] = row.id();
             titlesRead[rows] = row.title();
@@ -87,6 +97,7 @@ final class DvuCorpus implements Closeable {
           }
           start = offset + 1;
           length = 0;
+          tabs = 0;
         }
       }
       if (length > 0 || header) {

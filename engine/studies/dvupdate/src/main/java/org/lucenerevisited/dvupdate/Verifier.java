@@ -2,6 +2,7 @@ package org.lucenerevisited.dvupdate;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeMap;
@@ -38,6 +39,11 @@ final class Verifier {
   private final DvuCorpus corpus;
   /** The last update number of each updated row, by row. */
   private final TreeMap<Integer, Long> lastUpdate = new TreeMap<>();
+  /**
+   * Queries checked at each reopen, the first of the spec's: a brute-force answer reads the stored row
+   * of every match, which on a large corpus costs seconds for all of them.
+   */
+  static final int CHECKED_QUERIES = 8;
 
   Verifier(DvuSpec spec, DvuCorpus corpus) {
     this.spec = spec;
@@ -71,7 +77,7 @@ final class Verifier {
           reader.decRef();
           reader = next;
         }
-        for (String query : spec.queries) {
+        for (String query : Arrays.copyOf(spec.queries, Math.min(CHECKED_QUERIES, spec.queries.length))) {
           check(out, "reopen-" + (batch + 1), query, expectedTop(reader, query), actualTop(reader, query));
         }
       }
