@@ -30,7 +30,6 @@ UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary"
 BASELINE = "reindex"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
-ROLES = ("big", "medium")
 
 
 def method(contender: str) -> str:

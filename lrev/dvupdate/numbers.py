@@ -96,7 +96,7 @@ def rewrite(data: summary.DvuResults) -> list[dict[str, Any]]:
     return out
 
 
-def overlay(table: pd.DataFrame, data: summary.DvuResults) -> list[dict[str, Any]]:
+def overlay(data: summary.DvuResults) -> list[dict[str, Any]]:
     """The overlay against numeric updates: reopen time and heap, and how often it flushed into Lucene."""
     out = []
     for r in summary.ratio(data, "reopen_ms", "overlay", "numeric").to_dict(orient="records"):
@@ -131,7 +131,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                        for m in layout.METHODS[1:] if m in set(data.reopens["contender"])},
         "aa": ratios(data, layout.AA, layout.BASELINE, ("total_ms",)),
         "rewrite": rewrite(data),
-        "overlay": overlay(table, data),
+        "overlay": overlay(data),
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names()},
         "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}
                        for v, m in data.manifests.items()],
