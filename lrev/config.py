@@ -164,6 +164,26 @@ def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | N
     return Config(raw=raw, studies={name: _resolve(name, raw) for name in raw["studies"]})
 
 
+def snakemake_argv(argv: list[str]) -> list[str]:
+    """``argv`` with its ``--config``/``-C`` groups joined into one, last: Snakemake keeps only the last group
+    given, so ``--config scale=paper --config studies=[dvupdate]`` would silently run the default scale."""
+    rest: list[str] = []
+    values: list[str] = []
+    in_group = False
+    for arg in argv:
+        if arg.startswith("--config="):
+            values.append(arg.split("=", 1)[1])
+            in_group = False
+        elif arg in ("--config", "-C"):
+            in_group = True
+        elif in_group and not arg.startswith("-"):
+            values.append(arg)
+        else:
+            rest.append(arg)
+            in_group = False
+    return rest + (["--config", *values] if values else [])
+
+
 def from_snakemake_args(argv: list[str]) -> Config:
     """The configuration a Snakemake command line selects: config.yaml, then each ``--configfile``,
     then ``--config`` values, merged in Snakemake's order and parsed by Snakemake's own parser."""
@@ -174,7 +194,7 @@ def from_snakemake_args(argv: list[str]) -> Config:
     ap = argparse.ArgumentParser(add_help=False)
     ap.add_argument("--configfile", "--configfiles", nargs="+", default=[])
     ap.add_argument("--config", "-C", nargs="*", default=[])
-    known, _ = ap.parse_known_args(argv)
+    known, _ = ap.parse_known_args(snakemake_argv(argv))
     raw = yaml.safe_load(CONFIG_FILE.read_text())
     for path in known.configfile:
         raw = merge(raw, yaml.safe_load(Path(path).read_text()))
@@ -183,7 +203,12 @@ def from_snakemake_args(argv: list[str]) -> Config:
 
 def main(argv: list[str]) -> int:
     """``python -m lrev.config [snakemake options]``: validate and print the effective settings;
-    with ``--paper-pdf`` first, print only the path of the paper PDF those options build."""
+    with ``--paper-pdf`` first, print only the path of the paper PDF those options build; with
+    ``--snakemake-argv`` first, print the options as Snakemake must get them (:func:`snakemake_argv`),
+    NUL-separated."""
+    if argv[:1] == ["--snakemake-argv"]:
+        sys.stdout.write("".join(f"{arg}\0" for arg in snakemake_argv(argv[1:])))
+        return 0
     paper_only = argv[:1] == ["--paper-pdf"]
     try:
         cfg = from_snakemake_args(argv[1:] if paper_only else argv)

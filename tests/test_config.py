@@ -2,10 +2,14 @@
 keys are tested in tests/test_<study>_config.py with the helpers of conftest."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from conftest import assert_config_error, assert_snakemake_refuses
 from lrev import config, studies
+from lrev.config import REPO
 
 
 def test_shipped_config_is_valid_at_every_scale():
@@ -54,3 +58,15 @@ def test_snakemake_options_select_the_config(tmp_path):
                                       "pk={rounds: 3}"])
     assert (cfg.scale, str(cfg.root)) == ("smoke", "elsewhere/smoke")
     assert (cfg.study("pk")["docs"], cfg.study("pk")["rounds"]) == (777, 3)
+
+
+def test_every_config_group_counts_not_only_the_last():
+    """Snakemake keeps only the last --config group; ./run joins them, and so does the paper's path."""
+    argv = ["--config", "scale=smoke", "--dry-run", "-C", "studies=[dvupdate]", "--config=outdir=elsewhere"]
+    assert config.snakemake_argv(argv) == ["--dry-run", "--config", "scale=smoke", "studies=[dvupdate]",
+                                           "outdir=elsewhere"]
+    cfg = config.from_snakemake_args(argv)
+    assert (cfg.scale, list(cfg.studies), str(cfg.root)) == ("smoke", ["dvupdate"], "elsewhere/smoke")
+    done = subprocess.run([sys.executable, "-m", "lrev.config", "--snakemake-argv", *argv], cwd=REPO,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split("\0")[:-1] == config.snakemake_argv(argv)

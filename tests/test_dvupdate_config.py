@@ -18,7 +18,9 @@ from lrev.dvupdate import layout
     ({"dvupdate": {"methods": {"10.5.1": ["reindex", "numerc"]}}}, "numerc"),
     ({"dvupdate": {"corpora": {"big": {"text": "real"}}}}, "dvupdate.corpora.big"),
     ({"dvupdate": {"corpora": {"medium": {"cells": ["high-never"]}}}}, "high-never"),
-    ({"dvupdate": {"seconds": 1, "warmup_s": 0.5}}, "dvupdate.seconds"),
+    ({"dvupdate": {"measure_s": 1}}, "dvupdate.measure_s"),
+    ({"dvupdate": {"warmup_s": 2, "max_warmup_s": 1}}, "dvupdate.max_warmup_s"),
+    ({"dvupdate": {"seconds": 25}}, "seconds"),
     ({"dvupdate": {"rounds": 1}}, "dvupdate.rounds"),
     ({"dvupdate": {"versions": ["4.10.4", "6.6.6"]}}, "dvupdate.methods"),
 ])
@@ -26,7 +28,7 @@ def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error({"studies": ["dvupdate"], **overrides}, named)
 
 
-@pytest.mark.parametrize("option", ["dvupdate={rounds: 1}", "dvupdate={seconds: 0}"])
+@pytest.mark.parametrize("option", ["dvupdate={rounds: 1}", "dvupdate={measure_s: 0}"])
 def test_snakemake_stops_before_any_work(tmp_path, option):
     assert_snakemake_refuses(tmp_path, ["studies=[dvupdate]", option])
 

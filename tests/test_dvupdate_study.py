@@ -3,12 +3,14 @@ forks, the correctness gate, the seed's columns per reopen, and a load the engin
 behind."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from lrev import config, fork
+from lrev import claims, config, fork
+from lrev.config import REPO
 from lrev.dvupdate import figures, layout, results, summary
 
 SETTINGS = config.load({"scale": "smoke", "studies": ["dvupdate"]}).study("dvupdate")
@@ -44,6 +46,30 @@ def test_every_correctness_check_matched_and_covers_every_reopen_and_field(data)
     steps = set(data.verify["step"])
     assert {f"reopen-{j}" for j in range(1, SETTINGS["verify"]["reopens"] + 1)} | {"final"} == steps
     assert set(data.verify.loc[data.verify["step"] == "final", "item"]) == {"lastmod", "title_dv"}
+
+
+def test_every_measured_cell_carries_its_warmup_verdict(data):
+    cells = summary.warmups(data)
+    assert len(cells) == len(data.reopens.groupby(["fork", "round", *summary.CELL]))
+    assert cells["stable"].isin([0, 1]).all()
+    assert cells["warmup_ms"].between(SETTINGS["warmup_s"] * 1000, SETTINGS["max_warmup_s"] * 1000 + 150).all()
+    assert (data.reopens["t_ms"] >= data.reopens["warmup_ms"]).all(), "a reopen measured during the warm-up"
+
+
+def test_a_cell_whose_warmup_never_converged_makes_its_claims_inconclusive(data):
+    registry = claims.load_registry(REPO / "claims" / "dvupdate.yaml")
+    registry = {**registry, "versions": [SETTINGS["versions"][-1]],
+                "claims": [c for c in registry["claims"] if c["id"] == "dvupdate-1"]}
+
+    def first_part(reopens):
+        measured = dataclasses.replace(data, reopens=reopens, perdoc=reopens[reopens["updates"] > 0])
+        return claims.evaluate(registry, measured)["verdicts"][0]["parts"][0]
+
+    converged = data.reopens.assign(stable=1)
+    assert first_part(converged)["converged"] is True
+    one = (converged["contender"] == "numeric") & (converged["round"] == 0) & (converged["rate_role"] == "high")
+    part = first_part(converged.assign(stable=(~one).astype(int)))
+    assert part["converged"] is False and part["verdict"] == "inconclusive"
 
 
 def test_the_seed_columns_add_up(data):

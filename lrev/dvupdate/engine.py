@@ -31,8 +31,13 @@ class Spec:
     id_format: str
     rates: list[int]
     intervals_millis: list[int]
-    seconds: int
     warmup_millis: int
+    max_warmup_millis: int
+    measure_millis: int
+    probe_millis: int
+    quiet_probes: int
+    jit_quiet_share: float
+    jit_settled_drop: float
     index_threads: int
     search_threads: int
     queries: list[str]

@@ -9,6 +9,7 @@ import pandas as pd
 
 from lrev import rounds
 from lrev.dvupdate import figures, layout, summary
+from lrev.dvupdate.tasks import JIT_QUIET_SHARE, JIT_SETTLED_DROP, PROBE_MS, QUIET_PROBES
 from lrev.paper import fmt, interval, provenance_row
 from lrev.tables import by_version
 
@@ -20,8 +21,8 @@ def parameters_text(p: dict[str, Any]) -> str:
     grid = p["grid"]
     return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
             f"rates {grid['rates']['low']} and {grid['rates']['high']} docs/s, reopen every "
-            f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; {p['seconds']} s per cell, the "
-            f"first {p['warmup_s']:g} s excluded; {p['index_threads']} update and {p['search_threads']} search "
+            f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; warm-up {p['warmup_s']:g}-{p['max_warmup_s']:g} s, "
+            f"then {p['measure_s']:g} s per cell; {p['index_threads']} update and {p['search_threads']} search "
             f"threads; {p['rounds']} rounds; overlay budget {p['overlay_budget_kb']:g} KiB; seed {p['seed']}")
 
 
@@ -110,19 +111,40 @@ def overlay(data: summary.DvuResults) -> list[dict[str, Any]]:
     return out
 
 
+def jit_shares(data: summary.DvuResults) -> list[dict[str, Any]]:
+    """Per version and method, the JIT compilers' time over the measured time, as a percentage of one core."""
+    r = data.reopens
+    out = []
+    for (version, method), g in r[r["contender"] != layout.AA].groupby(["version", "contender"], sort=False):
+        out.append({"version": version, "method": method,
+                    "share": f"{g['jit_ms'].sum() * 1e6 / g['elapsed_ns'].sum() * 100:.0f}%"})
+    return out
+
+
+def warmups(data: summary.DvuResults) -> dict[str, Any]:
+    """How the cells' warm-ups ended: how many of the forks' cells converged, and their median length."""
+    cells = summary.warmups(data)
+    return {"jit_quiet_share": f"{JIT_QUIET_SHARE * 100:g}%", "quiet_window_s": f"{PROBE_MS * QUIET_PROBES / 1000:g}",
+            "jit_settled_drop": f"{JIT_SETTLED_DROP * 100:g}", "jit_share": jit_shares(data),
+            "cells": len(cells), "cells_converged": int(cells["stable"].sum()),
+            "warmup_median_s": f"{cells['warmup_ms'].median() / 1000:.2g}" if len(cells) else "n/a"}
+
+
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
     data = summary.load(results, versions)
     p = next(iter(data.manifests.values()))["parameters"]
     table = summary.cell_table(data)
     checks = summary.verified(data)
     return {
-        "meta": {"seconds": p["seconds"], "warmup_s": f"{p['warmup_s']:g}", "rounds": p["rounds"],
+        "meta": {"measure_s": f"{p['measure_s']:g}", "warmup_s": f"{p['warmup_s']:g}",
+                 "max_warmup_s": f"{p['max_warmup_s']:g}", "rounds": p["rounds"],
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
                  "rates": p["grid"]["rates"], "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
                  "overlay_budget_kb": f"{p['overlay_budget_kb']:g}", "behind_s": f"{p['behind_s']:g}",
                  "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
-                 "checks": int(checks["checks"].sum()), "reopens": len(data.reopens)},
+                 "checks": int(checks["checks"].sum()), "reopens": len(data.reopens),
+                 **warmups(data)},
         "corpora": corpora(data),
         "fit": fit(data),
         "seed_table": seed_table(table[table["contender"] != layout.AA]),

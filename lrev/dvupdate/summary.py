@@ -53,6 +53,14 @@ def samples(data: DvuResults, metric: str) -> pd.DataFrame:
     return data.perdoc if metric == "perdoc_ms" else data.reopens
 
 
+def warmups(data: DvuResults) -> pd.DataFrame:
+    """One row per fork and cell: when its warm-up ended (ms into the cell) and whether the JIT was quiet then
+    (``stable``), or the warm-up ran to its maximum."""
+    keys = ["version", "contender", "round", "fork", *CELL]
+    return data.reopens.groupby(keys, as_index=False, sort=True).agg(warmup_ms=("warmup_ms", "first"),
+                                                                     stable=("stable", "first"))
+
+
 def cell_table(data: DvuResults) -> pd.DataFrame:
     """The seed's table: per version, method, corpus role and cell, each metric's mean over forks (the mean of
     a fork's reopens) with its interval, the cell's rate and interval, and the updates per reopen."""

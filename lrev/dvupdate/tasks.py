@@ -12,6 +12,15 @@ import pandas as pd
 from lrev.dvupdate import engine, layout
 
 KIB = 1 << 10
+#: A cell's warm-up is over once the JIT compilers' share of the last QUIET_PROBES probes, PROBE_MS apart, was at
+#: most JIT_QUIET_SHARE (what the other studies' warm-ups allow) or fell by at most JIT_SETTLED_DROP from the
+#: probes before: the load's own variation (flushes, merges, reopens) is what a cell measures, so a JIT still
+#: winding down is what keeps it from a steady state. Reindexing kept about one compiler busy for as long as it
+#: ran (four runs of 5 s in one JVM on 10.5.1 and 4.10.4), so a steady JIT rate has to count as steady.
+PROBE_MS = 100
+QUIET_PROBES = 3
+JIT_QUIET_SHARE = 0.02
+JIT_SETTLED_DROP = 0.10
 
 
 def queries(corpus_dir: Path) -> list[str]:
@@ -32,7 +41,9 @@ def measure(root: str, version: str, round: int, role: str, contender: str, job:
         index_path=str(scratch), docs_tsv=str(layout.corpus_dir(root_, corpus) / "docs.tsv"),
         method=layout.method(contender), id_format=dvupdate["id_formats"][version],
         rates=[c["rate"] for c in cells], intervals_millis=[c["interval_ms"] for c in cells],
-        seconds=dvupdate["seconds"], warmup_millis=round_ms(dvupdate["warmup_s"]),
+        warmup_millis=round_ms(dvupdate["warmup_s"]), max_warmup_millis=round_ms(dvupdate["max_warmup_s"]),
+        measure_millis=round_ms(dvupdate["measure_s"]), probe_millis=PROBE_MS, quiet_probes=QUIET_PROBES,
+        jit_quiet_share=JIT_QUIET_SHARE, jit_settled_drop=JIT_SETTLED_DROP,
         index_threads=dvupdate["index_threads"], search_threads=dvupdate["search_threads"],
         queries=queries(layout.corpus_dir(root_, corpus)), top_n=dvupdate["top_n"],
         overlay_budget_bytes=int(dvupdate["overlay_budget_kb"] * KIB),

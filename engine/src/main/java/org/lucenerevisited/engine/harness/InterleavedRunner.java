@@ -82,7 +82,7 @@ public final class InterleavedRunner {
   }
 
   /** The JVM's cumulative JIT compilation time; a JVM that cannot tell fails, not passes. */
-  private static LongSupplier jitMillis() {
+  static LongSupplier jitMillis() {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
       throw new IllegalStateException("this JVM does not report JIT compilation time, which "

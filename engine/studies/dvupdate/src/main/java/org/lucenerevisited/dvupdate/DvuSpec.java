@@ -15,9 +15,20 @@ public final class DvuSpec {
   /** Updates per second of combination i; {@link #intervalsMillis} has its reopen interval. */
   public int[] rates;
   public int[] intervalsMillis;
-  /** Length of each combination, the first {@link #warmupMillis} of it excluded from latencies. */
-  public int seconds;
+  /**
+   * Each combination warms up for at least {@link #warmupMillis}, then until the JIT compilers' share of
+   * the last {@link #quietProbes} probes, {@link #probeMillis} apart, was at most {@link #jitQuietShare}
+   * or fell by at most {@link #jitSettledDrop} from the probes before (at most {@link #maxWarmupMillis};
+   * see {@link org.lucenerevisited.engine.harness.WarmupMonitor}), and is measured for
+   * {@link #measureMillis} after that.
+   */
   public int warmupMillis;
+  public int maxWarmupMillis;
+  public int measureMillis;
+  public int probeMillis;
+  public int quietProbes;
+  public double jitQuietShare;
+  public double jitSettledDrop;
   public int indexThreads;
   public int searchThreads;
   /** Terms of the body field, searched in turn. */

@@ -1,5 +1,6 @@
 package org.lucenerevisited.dvupdate;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
@@ -17,10 +18,12 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.TermQuery;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
+import org.lucenerevisited.engine.harness.WarmupMonitor;
 
 /**
  * One combination of the seed's benchmark: update threads held to a rate, one thread reopening at an
- * interval, search threads sorting by lastmod, all at once for a fixed time.
+ * interval, search threads sorting by lastmod, all at once: a warm-up until the JIT is quiet (see
+ * {@link WarmupMonitor}), then a fixed measured time.
  *
  * <p>The rate is a schedule, not a pace: update k is due at {@code t0 + k * 1e9 / rate} ns, threads
  * take the next ticket, wait until it is due and apply it. A thread that falls behind runs its
@@ -31,7 +34,9 @@ import org.lucenerevisited.engine.harness.Table;
 final class TimedRun {
 
   private static final long SECOND = 1_000_000_000L;
+  private static final long MILLI = 1_000_000L;
   private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
   private final DvuSpec spec;
   private final int combo;
@@ -42,8 +47,11 @@ final class TimedRun {
   private final Latencies latencies;
 
   private long t0;
-  private long end;
-  private long warmupEnd;
+  /** Until the warm-up is over: the latest it can end, plus the measured time; then fixed. */
+  private volatile long end;
+  /** Long.MAX_VALUE until the warm-up is over. */
+  private volatile long warmupEnd = Long.MAX_VALUE;
+  private WarmupMonitor warmup;
   private final AtomicLong tickets = new AtomicLong();
   private final LongAdder done = new LongAdder();
   private final LongAdder updateNanos = new LongAdder();
@@ -64,7 +72,7 @@ final class TimedRun {
     Table.Builder t = Table.builder();
     for (String c : List.of("combo", "rate", "interval_ms", "reopen", "t_ms", "late_ns", "reopen_ns", "changed",
         "updates", "update_ns", "due", "done", "max_lag_ns", "queries", "elapsed_ns", "fell_behind", "heap_bytes",
-        "overlay_bytes", "flushed", "segments", "warmup")) {
+        "overlay_bytes", "flushed", "segments", "warmup", "stable", "warmup_ms", "jit_ms")) {
       t.longColumn(c);
     }
     return t;
@@ -78,9 +86,11 @@ final class TimedRun {
       return t;
     });
     try (SearcherSlot slot = new SearcherSlot(reader)) {
-      t0 = System.nanoTime() + 10_000_000L; // every thread is waiting by then
-      end = t0 + spec.seconds * SECOND;
-      warmupEnd = t0 + spec.warmupMillis * 1_000_000L;
+      t0 = System.nanoTime() + 10 * MILLI; // every thread is waiting by then
+      long measureNanos = spec.measureMillis * MILLI;
+      end = t0 + spec.maxWarmupMillis * MILLI + measureNanos;
+      warmup = new WarmupMonitor(t0, spec.warmupMillis * MILLI, spec.maxWarmupMillis * MILLI, spec.quietProbes,
+          spec.jitQuietShare, spec.jitSettledDrop);
       List<Future<?>> running = new ArrayList<>();
       running.add(threads.submit(call(() -> reopens(slot, out))));
       for (int t = 0; t < spec.indexThreads; t++) {
@@ -91,11 +101,20 @@ final class TimedRun {
         running.add(threads.submit(call(() -> searches(slot, offset))));
       }
       String stage = "combination " + combo;
+      long reported = 0;
+      parkUntil(t0);
       for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
-        progress.report(stage, Math.max(0, now - t0) / 1_000_000, spec.seconds * 1000L);
-        parkUntil(Math.min(end, now + SECOND));
+        if (warmupEnd == Long.MAX_VALUE && warmup.probe(now)) {
+          warmupEnd = now;
+          end = now + measureNanos;
+        }
+        if (now - reported >= SECOND) { // progress calls into Python: rarely
+          progress.report(stage, (now - t0) / MILLI, (end - t0) / MILLI);
+          reported = now;
+        }
+        parkUntil(Math.min(end, now + spec.probeMillis * MILLI));
       }
-      progress.report(stage, spec.seconds * 1000L, spec.seconds * 1000L);
+      progress.report(stage, (end - t0) / MILLI, (end - t0) / MILLI);
       // Every thread ends by itself at the end of the run; all are awaited, even after a failure,
       // so that no search still holds the slot's reader when it closes.
       Exception failure = null;
@@ -137,10 +156,11 @@ final class TimedRun {
     return k * SECOND / rate;
   }
 
-  /** Tickets due by {@code t} (those with {@code dueOffset(k) <= t - t0}), at most the run's. */
+  /** Tickets due by {@code t} (those with {@code dueOffset(k) <= t - t0}), at most those due before the end. */
   private long dueBy(long t) {
     long elapsed = t - t0;
-    return elapsed < 0 ? 0 : Math.min((long) spec.seconds * rate, ((elapsed + 1) * rate + SECOND - 1) / SECOND);
+    return elapsed < 0 ? 0 : Math.min(((end - t0) * rate + SECOND - 1) / SECOND,
+        ((elapsed + 1) * rate + SECOND - 1) / SECOND);
   }
 
   private void updates() throws Exception {
@@ -193,13 +213,18 @@ final class TimedRun {
     long previousDone = 0;
     long previousNanos = 0;
     long previousQueries = 0;
+    long previousJit = JIT.getTotalCompilationTime();
     for (long j = 1; t0 + j * intervalNanos <= end; j++) {
       long scheduled = t0 + j * intervalNanos;
       parkUntil(scheduled);
+      if (scheduled > end) {
+        return; // the warm-up ended while this reopen waited, and the run with it
+      }
       // Counted before the clock is read, so every update counted done was due by the reopen's start.
       long doneNow = done.sum();
       long nanosNow = updateNanos.sum();
       long queriesNow = queries.sum();
+      long jitNow = JIT.getTotalCompilationTime();
       long lag = maxLag.getAndSet(0);
       long start = System.nanoTime();
       Reopener.Reopened reopened = reopener.reopen(slot.reader());
@@ -207,8 +232,9 @@ final class TimedRun {
       if (reopened.reader() != null) {
         slot.swap(reopened.reader());
       }
-      boolean warmup = start < warmupEnd;
-      if (!warmup) {
+      long warmedAt = warmupEnd;
+      boolean warmingUp = start < warmedAt;
+      if (!warmingUp) {
         latencies.reopen.recordValue(reopenNanos);
       }
       out.addRow((long) combo, (long) rate, intervalNanos / 1_000_000, j, (start - t0) / 1_000_000,
@@ -216,12 +242,14 @@ final class TimedRun {
           nanosNow - previousNanos, dueBy(start), doneNow, lag, queriesNow - previousQueries,
           start - previousStart, previousEnd > scheduled ? 1L : 0L, MEMORY.getHeapMemoryUsage().getUsed(),
           reopened.overlayBytes(), reopened.flushed() ? 1L : 0L, (long) slot.reader().leaves().size(),
-          warmup ? 1L : 0L);
+          warmingUp ? 1L : 0L, warmup.stable() ? 1L : 0L,
+          warmedAt == Long.MAX_VALUE ? -1L : (warmedAt - t0) / MILLI, jitNow - previousJit);
       previousStart = start;
       previousEnd = System.nanoTime();
       previousDone = doneNow;
       previousNanos = nanosNow;
       previousQueries = queriesNow;
+      previousJit = jitNow;
     }
   }
 }

@@ -67,8 +67,13 @@ final class TestIndex {
     spec.idFormat = "";
     spec.rates = new int[] {200};
     spec.intervalsMillis = new int[] {200};
-    spec.seconds = 2;
     spec.warmupMillis = 1000;
+    spec.maxWarmupMillis = 1500;
+    spec.measureMillis = 1000;
+    spec.probeMillis = 100;
+    spec.quietProbes = 3;
+    spec.jitQuietShare = 0.02;
+    spec.jitSettledDrop = 0.1;
     spec.indexThreads = 2;
     spec.searchThreads = 1;
     spec.queries = QUERIES;
