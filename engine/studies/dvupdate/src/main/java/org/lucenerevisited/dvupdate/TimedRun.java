@@ -22,8 +22,8 @@ import org.lucenerevisited.engine.harness.WarmupMonitor;
 
 /**
  * One combination of the seed's benchmark: update threads held to a rate, one thread reopening at an
- * interval, search threads sorting by lastmod, all at once: a warm-up until the JIT is quiet (see
- * {@link WarmupMonitor}), then a fixed measured time.
+ * interval, search threads sorting by lastmod, all at once: a warm-up until the JIT is quiet or steady
+ * (see {@link WarmupMonitor}), then a fixed measured time.
  *
  * <p>The rate is a schedule, not a pace: update k is due at {@code t0 + k * 1e9 / rate} ns, threads
  * take the next ticket, wait until it is due and apply it. A thread that falls behind runs its
