@@ -166,7 +166,7 @@ def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | N
 
 def snakemake_argv(argv: list[str]) -> list[str]:
     """``argv`` with its ``--config``/``-C`` groups joined into one, last: Snakemake keeps only the last group
-    given, so ``--config scale=paper --config studies=[dvupdate]`` would silently run the default scale."""
+    given, so ``--config scale=paper --config studies=[...]`` would silently run the default scale."""
     rest: list[str] = []
     values: list[str] = []
     in_group = False

@@ -6,7 +6,7 @@
                       schedule, or updates due for longer than ``behind_s`` were not done), heap_mb;
                       ``warmup`` rows (reopens that started during the cell's warm-up) are kept but no
                       statistic reads them; ``stable`` is 0 on a cell whose warm-up ended at its maximum
-                      with the JIT still busy, and ``warmup_ms`` is when the warm-up ended
+                      with the JIT still winding down, and ``warmup_ms`` is when the warm-up ended
     latency.parquet   HdrHistogram summaries per cell and metric (update_ns, lag_ns, reopen_ns, query_ns)
     verify.parquet    the correctness pass: expected and actual top hits at every reopen, final values
     manifest.json     provenance, and the sha256 of every table above
