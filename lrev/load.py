@@ -1,0 +1,187 @@
+"""Open-loop load results, for any study: the HdrHistogram interval logs the engine's ``OpenLoop``
+writes, and the search for the rate at which a server saturates.
+
+Latencies in the logs run from a request's intended send time to its completion (nanoseconds), so
+queueing counts; each interval is logged twice, tagged ``latency`` and ``service`` (completion
+minus start). Percentiles come from the ``hdrhistogram`` package, never from our own arithmetic.
+
+Saturation: an open-loop server keeps up with an offered rate as long as its queue does not grow;
+past that, latency is the queue's and grows with the run's length. A step is therefore over the
+limit when its backlog grew or when its p99 exceeds ``k`` times the p99 of the first (low-load)
+step; the saturation rate is the highest offered rate below the first step over the limit.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import pandas as pd
+from hdrh.histogram import HdrHistogram
+from hdrh.log import HistogramLogReader
+
+LATENCY = "latency"
+SERVICE = "service"
+PERCENTILES = (50.0, 90.0, 99.0, 99.9)
+
+REACHED = "reached"
+NOT_REACHED = "not reached"
+BELOW_FIRST = "below the first rate"
+
+PASS = ""
+"""``stop_reason`` of a step that stayed under the limit and was not the last."""
+NO_MORE_STEPS = "no more steps"
+
+
+def percentile_column(p: float) -> str:
+    """``p50_ns``, ``p99_ns``, ``p999_ns``: the summary's names, digits of ``p`` without the point."""
+    return "p" + f"{p:g}".replace(".", "") + "_ns"
+
+
+def read_log(path: str | Path, tag: str = LATENCY) -> list[HdrHistogram]:
+    """The interval histograms tagged ``tag`` of an interval log, in order; their start and end time
+    stamps are absolute (ms since the epoch)."""
+    reader = HistogramLogReader(str(path), None)
+    try:
+        out = []
+        while (h := reader.get_next_interval_histogram()) is not None:
+            if h.get_tag() == tag:
+                out.append(h)
+        return out
+    finally:
+        reader.close()
+
+
+def merge(histograms: Sequence[HdrHistogram]) -> HdrHistogram:
+    """One histogram holding every value of ``histograms`` (at least one)."""
+    if not histograms:
+        raise ValueError("histograms: nothing to merge")
+    first = histograms[0]
+    highest = max(2, max(h.get_max_value() for h in histograms))
+    total = HdrHistogram(1, highest, first.significant_figures)
+    for h in histograms:
+        total.add(h)
+    return total
+
+
+def percentiles(histogram: HdrHistogram, ps: Sequence[float] = PERCENTILES) -> dict[str, int]:
+    """``count``, one ``p<q>_ns`` per percentile and ``max_ns`` (0 for an empty histogram)."""
+    out = {"count": int(histogram.get_total_count())}
+    for p in ps:
+        out[percentile_column(p)] = int(histogram.get_value_at_percentile(p))
+    out["max_ns"] = int(histogram.get_max_value())
+    return out
+
+
+def log_intervals(path: str | Path, tag: str = LATENCY, ps: Sequence[float] = PERCENTILES) -> pd.DataFrame:
+    """One row per logged interval: ``start_s`` and ``end_s`` (seconds since the log's first
+    interval began), then :func:`percentiles`."""
+    hs = read_log(path, tag)
+    origin = hs[0].get_start_time_stamp() if hs else 0.0
+    rows = [{"start_s": (h.get_start_time_stamp() - origin) / 1000.0,
+             "end_s": (h.get_end_time_stamp() - origin) / 1000.0,
+             **percentiles(h, ps)} for h in hs]
+    return pd.DataFrame(rows, columns=["start_s", "end_s", "count", *map(percentile_column, ps), "max_ns"])
+
+
+def log_summary(path: str | Path, tag: str = LATENCY, skip_s: float = 0.0,
+                ps: Sequence[float] = PERCENTILES) -> dict[str, int]:
+    """:func:`percentiles` over every interval of the log that starts at least ``skip_s`` seconds after
+    its first one (e.g. to leave out a warm-up that was logged)."""
+    hs = read_log(path, tag)
+    if not hs:
+        raise ValueError(f"{path}: no interval tagged {tag!r}")
+    origin = hs[0].get_start_time_stamp()
+    kept = [h for h in hs if (h.get_start_time_stamp() - origin) / 1000.0 >= skip_s]
+    if not kept:
+        raise ValueError(f"skip_s={skip_s} leaves no interval of {path}")
+    return percentiles(merge(kept), ps)
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """The outcome of :func:`saturation_search`. ``rate`` is the highest offered rate that passed
+    (None unless ``status`` is "reached"); ``steps`` has one row per step run."""
+
+    rate: float | None
+    status: str
+    steps: pd.DataFrame
+
+
+def backlog_grew(summary: Mapping[str, float], min_backlog: int = 10, backlog_share: float = 0.01) -> bool:
+    """Whether a step's backlog grew: by more than ``min_backlog`` requests and more than
+    ``backlog_share`` of the requests it dispatched (or completed, without a ``dispatched`` count).
+
+    A server that keeps up still has a queue that comes and goes with Poisson arrivals, so a few
+    requests more at the end than after the first interval is noise; the floor keeps that from
+    reading as saturation, the share scales it to long or fast steps."""
+    requests = summary.get("dispatched", summary.get("completed", 0))
+    return summary["backlog_growth"] > max(min_backlog, backlog_share * requests)
+
+
+def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Sequence[float] | None = None, *,
+                      start: float | None = None, factor: float | None = None, k: float = 3.0,
+                      max_steps: int = 12, min_backlog: int = 10,
+                      backlog_share: float = 0.01) -> Saturation:
+    """Runs ``step(rate)`` (the summary of one open-loop step: at least ``p99_ns`` and
+    ``backlog_growth``) at increasing rates, either ``rates`` or ``start * factor**i``, at most
+    ``max_steps`` of them, and stops at the first step whose p99 exceeds ``k`` times the first step's
+    or whose backlog grew (:func:`backlog_grew`).
+
+    The steps frame has a ``step`` and a ``rate`` column, then the summary's keys, then
+    ``stop_reason``: empty for steps that passed, on the last row "p99", "backlog", "p99, backlog"
+    or "no more steps"."""
+    if not k > 1:
+        raise ValueError(f"k must be > 1 (a multiple of the low-load p99), got {k}")
+    if not (isinstance(max_steps, int) and max_steps >= 1):
+        raise ValueError(f"max_steps must be an int >= 1, got {max_steps}")
+    schedule = _rates(rates, start, factor, max_steps)
+
+    rows = []
+    reference = None
+    for i, rate in enumerate(schedule):
+        summary = dict(step(rate))
+        if reference is None:
+            reference = summary["p99_ns"]
+            if not reference > 0:
+                raise ValueError(f"the first step (rate {rate}) has p99_ns={reference}: no low-load latency to scale")
+        reasons = []
+        if summary["p99_ns"] > k * reference:
+            reasons.append("p99")
+        if backlog_grew(summary, min_backlog, backlog_share):
+            reasons.append("backlog")
+        rows.append({"step": i, "rate": float(rate), **summary, "stop_reason": ", ".join(reasons)})
+        if reasons:
+            break
+    else:
+        rows[-1]["stop_reason"] = NO_MORE_STEPS
+
+    steps = pd.DataFrame(rows)
+    if rows[-1]["stop_reason"] == NO_MORE_STEPS:
+        return Saturation(None, NOT_REACHED, steps)
+    if len(rows) == 1:
+        return Saturation(None, BELOW_FIRST, steps)
+    return Saturation(rows[-2]["rate"], REACHED, steps)
+
+
+def _rates(rates: Sequence[float] | None, start: float | None, factor: float | None,
+           max_steps: int) -> list[float]:
+    """The offered rates to step through, checked: positive and increasing."""
+    if rates is not None:
+        if start is not None or factor is not None:
+            raise ValueError("give either rates or start and factor, not both")
+        out = [float(r) for r in rates][:max_steps]
+        if not out:
+            raise ValueError("rates must not be empty")
+    else:
+        if start is None or factor is None:
+            raise ValueError("give rates, or both start and factor")
+        if not factor > 1:
+            raise ValueError(f"factor must be > 1, got {factor}")
+        out = [float(start) * float(factor) ** i for i in range(max_steps)]
+    if not all(r > 0 and math.isfinite(r) for r in out):
+        raise ValueError(f"rates must be finite and > 0, got {out}")
+    if any(b <= a for a, b in zip(out, out[1:])):
+        raise ValueError(f"rates must increase, got {out}")
+    return out

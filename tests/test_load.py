@@ -1,0 +1,161 @@
+"""Open-loop load analysis: reading the engine's interval logs, and the saturation search."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hdrh.histogram import HdrHistogram
+
+from lrev import load
+
+
+def _histogram(values: list[int], start_ms: float, end_ms: float) -> HdrHistogram:
+    # The engine's Recorders: lowest trackable 1 ns, 3 significant digits.
+    h = HdrHistogram(1, 3_600_000_000_000, 3)
+    for v in values:
+        h.record_value(v)
+    h.set_start_time_stamp(start_ms)
+    h.set_end_time_stamp(end_ms)
+    return h
+
+
+def _write_log(path, intervals: list[tuple[str, list[int]]], base_ms: float = 1_700_000_000_000.0) -> None:
+    """A log laid out as the engine's HistogramLogWriter (HdrHistogram 2.2.2) writes it: tagged
+    lines, times relative to a base time, one second per interval of ``intervals``."""
+    lines = ["#[Histogram log format version 1.3]",
+             f"#[StartTime: {base_ms / 1000:.3f} (seconds since epoch), Tue Nov 14 22:13:20 UTC 2023]",
+             f"#[BaseTime: {base_ms / 1000:.3f} (seconds since epoch)]",
+             "#values: ns; tags: latency (completion - intended send), service (completion - start)",
+             '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"']
+    seconds: dict[str, int] = {}
+    for tag, values in intervals:
+        s = seconds.get(tag, 0)
+        seconds[tag] = s + 1
+        h = _histogram(values, base_ms + 1000 * s, base_ms + 1000 * (s + 1))
+        lines.append(f"Tag={tag},{s:.3f},1.000,{max(values) / 1e6:.3f},{h.encode().decode()}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_the_log_is_read_by_tag_interval_by_interval_and_merged(tmp_path):
+    log = tmp_path / "load.hlog"
+    _write_log(log, [("latency", list(range(1, 101))), ("service", [5] * 100),
+                     ("latency", list(range(1_000, 1_100))), ("service", [7] * 100)])
+
+    frame = load.log_intervals(log)
+    assert list(frame["count"]) == [100, 100]
+    assert list(frame["start_s"]) == [0.0, 1.0] and list(frame["end_s"]) == [1.0, 2.0]
+    assert list(frame["p50_ns"]) == [50, 1_049] and list(frame["max_ns"]) == [100, 1_099]
+
+    merged = load.log_summary(log)
+    assert merged["count"] == 200
+    assert merged["p50_ns"] == 100 and merged["max_ns"] == 1_099
+    assert merged["p99_ns"] == 1_097
+
+    assert load.log_summary(log, skip_s=1.0)["count"] == 100
+    assert load.log_summary(log, tag=load.SERVICE)["max_ns"] == 7
+    with pytest.raises(ValueError, match="skip_s"):
+        load.log_summary(log, skip_s=5.0)
+    with pytest.raises(ValueError, match="tagged"):
+        load.log_summary(log, tag="absent")
+
+
+def test_percentile_columns_match_the_engine_summary():
+    assert [load.percentile_column(p) for p in load.PERCENTILES] == ["p50_ns", "p90_ns", "p99_ns", "p999_ns"]
+
+
+class _FakeServer:
+    """A server whose queue grows beyond ``capacity`` requests/s and whose p99 jumps from 1 ms to
+    10 ms beyond ``knee``."""
+
+    def __init__(self, capacity: float, knee: float = float("inf"), dispatched: int = 1_000):
+        self.capacity = capacity
+        self.knee = knee
+        self.dispatched = dispatched
+        self.rates: list[float] = []
+
+    def __call__(self, rate: float) -> dict:
+        self.rates.append(rate)
+        p99 = 1_000_000 if rate <= self.knee else 10_000_000
+        growth = 0 if rate <= self.capacity else int(rate - self.capacity)
+        # A few requests of queue noise, under the search's floor, even when keeping up.
+        return {"offered_rate": rate, "p99_ns": p99, "backlog_growth": growth + 3,
+                "dispatched": self.dispatched, "completion_rate": min(rate, self.capacity)}
+
+
+def test_stops_at_the_first_step_whose_p99_exceeds_k_times_the_first():
+    server = _FakeServer(capacity=10_000, knee=400)
+    result = load.saturation_search(server, [100, 200, 400, 800, 1_600], k=3)
+    assert server.rates == [100, 200, 400, 800], "no step after the one that failed"
+    assert result.status == load.REACHED and result.rate == 400
+    assert list(result.steps["stop_reason"]) == ["", "", "", "p99"]
+    assert list(result.steps["rate"]) == [100, 200, 400, 800]
+    assert "completion_rate" in result.steps.columns
+
+
+def test_stops_on_a_growing_backlog_even_at_low_latency():
+    server = _FakeServer(capacity=500)
+    result = load.saturation_search(server, start=100, factor=2, k=3, max_steps=10)
+    assert server.rates == [100, 200, 400, 800]
+    assert result.rate == 400 and result.steps["stop_reason"].iloc[-1] == "backlog"
+
+
+def test_a_backlog_within_the_threshold_is_noise():
+    one = {"p99_ns": 1, "backlog_growth": 10, "dispatched": 100}
+    assert not load.backlog_grew(one), "10 requests is the floor"
+    assert load.backlog_grew({**one, "backlog_growth": 11})
+    assert not load.backlog_grew({**one, "backlog_growth": 50, "dispatched": 10_000}), "under 1%"
+    assert load.backlog_grew({**one, "backlog_growth": 101, "dispatched": 10_000})
+    assert load.backlog_grew({"backlog_growth": 11, "completed": 100}), "completed when dispatched is absent"
+
+
+def test_never_saturating_within_the_steps_is_not_reached():
+    server = _FakeServer(capacity=1e9)
+    result = load.saturation_search(server, start=10, factor=3, max_steps=4)
+    assert result.status == load.NOT_REACHED and result.rate is None
+    assert server.rates == pytest.approx([10, 30, 90, 270])
+    assert list(result.steps["stop_reason"]) == ["", "", "", load.NO_MORE_STEPS]
+
+
+def test_a_backlog_at_the_first_step_is_below_the_first_rate():
+    result = load.saturation_search(_FakeServer(capacity=50), [100, 200])
+    assert result.status == load.BELOW_FIRST and result.rate is None
+    assert len(result.steps) == 1 and result.steps["stop_reason"].iloc[0] == "backlog"
+
+
+def test_both_reasons_are_named_when_both_hold():
+    result = load.saturation_search(_FakeServer(capacity=150, knee=150), [100, 200])
+    assert result.steps["stop_reason"].iloc[-1] == "p99, backlog" and result.rate == 100
+
+
+def test_max_steps_cuts_a_list_of_rates():
+    server = _FakeServer(capacity=1e9)
+    result = load.saturation_search(server, [1, 2, 3, 4], max_steps=2)
+    assert server.rates == [1, 2] and result.status == load.NOT_REACHED
+
+
+@pytest.mark.parametrize("kwargs, named", [
+    ({"rates": [100, 200], "k": 1}, "k"),
+    ({"rates": [100, 200], "k": 0.5}, "k"),
+    ({"rates": []}, "rates"),
+    ({"rates": [200, 100]}, "rates"),
+    ({"rates": [0, 100]}, "rates"),
+    ({"rates": [100], "start": 10, "factor": 2}, "rates or start"),
+    ({"start": 10}, "start and factor"),
+    ({"start": 10, "factor": 1}, "factor"),
+    ({"rates": [100], "max_steps": 0}, "max_steps"),
+])
+def test_bad_arguments_are_refused_naming_them(kwargs, named):
+    server = _FakeServer(capacity=1e9)
+    with pytest.raises(ValueError, match=named):
+        load.saturation_search(server, **kwargs)
+    assert server.rates == [], "refused before any step ran"
+
+
+def test_a_first_step_without_latency_cannot_be_a_reference():
+    with pytest.raises(ValueError, match="p99_ns"):
+        load.saturation_search(lambda rate: {"p99_ns": 0, "backlog_growth": 0}, [1, 2])
+
+
+def test_steps_frame_is_a_dataframe_with_one_row_per_step():
+    result = load.saturation_search(_FakeServer(capacity=250), [100, 200, 300])
+    assert isinstance(result.steps, pd.DataFrame)
+    assert list(result.steps["step"]) == [0, 1, 2]
