@@ -45,15 +45,16 @@ def shim_properties(version: str) -> dict[str, str]:
 
 
 def study_properties(study: str, version: str) -> dict[str, str]:
-    """A study's own Maven properties for ``version``, from its ``build.properties`` if it has one:
-    ``study.artifact`` (one more Lucene module), and ``study.shim.shared.<major>`` (a folder of
-    ``engine/studies/<study>/shims/`` that majors share), passed as ``study.shim.shared``."""
+    """A study's own Maven properties for ``version``, from its ``build.properties`` if it has one. A key
+    ending in a major, ``<key>.<major>``, applies to that major only, as ``<key>``: e.g.
+    ``study.shim.shared.7=iterators`` (a folder of ``engine/studies/<study>/shims/`` that majors share).
+    ``study.artifact`` names one more Lucene module, ``study.sources`` (comma-separated) more source folders of
+    the study's own that the pom adds for that major."""
     path = ENGINE / "studies" / study / BUILD_PROPERTIES
     props = _properties(path) if path.is_file() else {}
-    shared = f"study.shim.shared.{major(version)}"
-    out = {k: v for k, v in props.items() if not k.startswith("study.shim.shared.")}
-    if shared in props:
-        out["study.shim.shared"] = props[shared]
+    out = {k: v for k, v in props.items() if not k.rpartition(".")[2].isdigit()}
+    suffix = f".{major(version)}"
+    out.update({k.removesuffix(suffix): v for k, v in props.items() if k.endswith(suffix)})
     return out
 
 
@@ -63,8 +64,10 @@ def source_dirs(study: str, version: str) -> list[Path]:
     dirs = [ENGINE / "src" / "main", shims / f"lucene{major(version)}",
             shims / shim_properties(version)["lucene.shim.shared"],
             own / "src" / "main", own / "shims" / f"lucene{major(version)}"]
-    shared = study_properties(study, version).get("study.shim.shared")
-    return dirs + ([own / "shims" / shared] if shared else [])
+    props = study_properties(study, version)
+    shared = props.get("study.shim.shared")
+    extra = [own / folder for folder in props.get("study.sources", "").split(",") if folder]
+    return dirs + ([own / "shims" / shared] if shared else []) + extra
 
 
 def sources(study: str, version: str) -> list[str]:
