@@ -1,0 +1,67 @@
+"""Typed Python calls into the `join` engine classes (org.lucenerevisited.join) and the harness's loads. Needs a
+started JVM (:func:`lrev.bridge.start` for study ``join``); each call returns a DataFrame built column by column."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import jpype
+import pandas as pd
+
+from lrev import bridge
+
+
+def _join(name: str):
+    return jpype.JClass(f"org.lucenerevisited.join.{name}")
+
+
+def _harness(name: str):
+    return jpype.JClass(f"org.lucenerevisited.engine.harness.{name}")
+
+
+def _path(path: Path):
+    return jpype.JClass("java.nio.file.Paths").get(str(path))
+
+
+def build_lucene_index(corpus_dir: Path, out: Path) -> pd.DataFrame:
+    """The corpus in blocks, force-merged to one segment; one row: docs, parents, segments, bytes, millis."""
+    with bridge.progress("index") as progress:
+        return bridge.frame(_join("JoinIndexer").build(str(corpus_dir), str(out), progress))
+
+
+def build_solr_index(docs_tsv: Path, home: Path, batch: int) -> None:
+    """The corpus as nested documents through real Solr, merged to one segment, in a new Solr home."""
+    jpype.JClass("org.lucenerevisited.join.solr.SolrContenders").index(_path(docs_tsv), _path(home), batch)
+
+
+class Bench(bridge.JavaHandle):
+    """``JoinBench``: one contender on an index, the correctness gate, the closed loop and the open-loop load."""
+
+    def __init__(self, index: Path, directory: str, contender: str, queries_tsv: Path):
+        super().__init__(_join("JoinBench")(str(index), directory, contender, str(queries_tsv)))
+        self.queries = int(self._java.queryCount())
+
+    def gate(self, top_n: int) -> pd.DataFrame:
+        return bridge.frame(self._java.gate(top_n))
+
+    def ordinal_map_ms(self) -> int:
+        return int(self._java.ordinalMapMillis())
+
+    def closed_loop(self, top_n: int, iteration_ms: int, min_warmup: int, max_warmup: int, stable_cv: float,
+                    jit_quiet_share: float, measure_iterations: int, seed: int) -> pd.DataFrame:
+        """One thread running the query stream back to back, warmed up until steady, then measured
+        (``InterleavedRunner``'s columns: phase, iteration, ops, nanos, jit_ms, stable)."""
+        series = _harness("ClosedLoop")("closed", self._java.request(top_n), self.queries)
+        runner = _harness("InterleavedRunner")(iteration_ms * 1_000_000, min_warmup, max_warmup, 3, stable_cv,
+                                               jit_quiet_share, measure_iterations, seed)
+        with bridge.progress("closed loop") as progress:
+            return bridge.frame(runner.run("closed", jpype.JClass("java.util.List").of(series), progress))
+
+    def open_loop(self, top_n: int, rate: float, workers: int, seconds: float, seed: int,
+                  log: Path | None) -> tuple[pd.DataFrame, dict]:
+        """An open-loop Poisson load at ``rate`` requests/s on ``workers`` threads: its per-interval rows and its
+        summary (``OpenLoop``), the HdrHistogram interval log written to ``log``."""
+        load = _harness("OpenLoop")(self._java.request(top_n), self.queries, float(rate), workers,
+                                    int(seconds * 1e9), seed)
+        result = load.run(None if log is None else _path(log))
+        summary = bridge.frame(result.summary()).iloc[0].to_dict()
+        return bridge.frame(result.intervals()), summary

@@ -1,0 +1,56 @@
+"""The `join` forks, as rounds of :class:`lrev.fork.Job`: one run covers every version and contender, so that
+ratios between contenders (and versions) pair JVMs of the same round. Round r runs one fork of every
+(version, contender), the A/A contender included, in its own shuffled order.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from lrev import engine, fork
+from lrev.config import REPO
+from lrev.io import read_json, sha256_file, verify
+from lrev.join import layout, results
+
+#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
+CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/load.py", "lrev/join/engine.py",
+        "lrev/join/tasks.py", "lrev/join/layout.py", "lrev/join/forks.py")
+
+
+def verify_inputs(root: Path, join: dict[str, Any]) -> None:
+    """The corpus and every index the run reads still match the sha256 their manifests recorded."""
+    manifest = layout.corpus_dir(root) / "manifest.json"
+    verify(manifest, read_json(manifest)["sha256"])
+    for version, system in layout.indexes(join):
+        manifest = layout.index_dir(root, version, system) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"], tree=True)
+
+
+def fingerprint(join: dict[str, Any]) -> str:
+    """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
+    digest = hashlib.sha256(json.dumps(join, sort_keys=True).encode())
+    for version in join["versions"]:
+        digest.update(sha256_file(engine.classpath("join", version)[0]).encode())
+    for path in CODE:
+        digest.update(sha256_file(REPO / path).encode())
+    return digest.hexdigest()
+
+
+def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:
+    def measure(version: str, contender: str) -> fork.Job:
+        name = layout.job_name(version, contender)
+        payload = {"root": str(root), "version": version, "contender": contender, "join": join}
+        return fork.Job(name, lambda r, out: fork.run("join.measure", version,
+                                                      {**payload, "round": r, "out": str(out)}, out))
+
+    return [measure(*job) for job in layout.jobs(join)]
+
+
+def run(root: Path, join: dict[str, Any]) -> Path:
+    """All rounds of forks (resuming a killed run); returns their folder. The gate is compared across
+    contenders after every round, so that a contender with other answers stops the run after its first round."""
+    verify_inputs(root, join)
+    return fork.run_rounds(jobs(root, join), join["rounds"], join["seed"], layout.forks_dir(root),
+                           fingerprint(join), label="join", after_round=results.collect)

@@ -1,0 +1,75 @@
+"""Turn the `join` forks into the study's tidy result files, one folder per Lucene version.
+
+    gate.parquet        the correctness gate, before any timing: per query, the total hits, the sha256 of the
+                        sorted ids of every matching parent, and the top hits' ids
+    closed.parquet      the closed-loop warm-up and measurement (one thread, the query stream in turn):
+                        iterations of ops and nanos, ``stable`` = the warm-up converged
+    steps.parquet       the saturation search: one row per open-loop step (offered rate, achieved rate,
+                        latency percentiles from the intended send time, CPU share, backlog growth, verdict)
+    intervals.parquet   each step's per-second intervals (the timelines)
+    saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
+                        first step that failed, the closed-loop service time
+    manifest.json       provenance, and the sha256 of every table above
+
+Rows carry ``version``, ``round``, ``fork`` (the job) and ``contender`` (or the A/A contender).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from lrev import fork, manifest
+from lrev.io import read_json
+from lrev.join import layout
+
+TABLES = ("gate", "closed", "steps", "intervals", "saturation")
+FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
+
+
+class AnswerMismatch(ValueError):
+    """Two contenders of one version answered a query differently."""
+
+
+def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
+    """Every table from the forks' folders, each row labelled with its version, round, fork and contender; and
+    one fork's JVM report per version. Raises :class:`AnswerMismatch` when the gate finds two answers."""
+    parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
+    jvms: dict[str, dict[str, Any]] = {}
+    for round_dir in sorted(forks_dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1])):
+        r = int(round_dir.name.split("-")[1])
+        for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
+            version, contender = layout.parse_job(job.name)
+            jvms.setdefault(version, fork.jvm_report(job))
+            for name, table in fork.tables(job).items():
+                labels = {"version": version, "round": r, "fork": job.name, "contender": contender,
+                          "system": layout.system(contender)}
+                parts[name].append(pd.concat([pd.DataFrame(labels, index=table.index), table], axis=1))
+    if not jvms:
+        raise FileNotFoundError(f"no finished forks under {forks_dir}")
+    out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
+    check_answers(out["gate"])
+    return out, jvms
+
+
+def check_answers(gate: pd.DataFrame) -> None:
+    """Within a version, every contender matched the same parents for every query, in every round; and
+    contenders reading the same index returned the same top hits. Raises naming the first query that differs."""
+    for keys, column in ((["version", "query"], "parents_sha256"), (["version", "system", "query"], "top")):
+        answers = gate.groupby(keys)[column].nunique()
+        if (answers > 1).any():
+            key = answers[answers > 1].index[0]
+            rows = gate.set_index(keys).loc[key]
+            by = rows.groupby("contender")[column].first().to_dict()
+            what = "parent sets" if column == "parents_sha256" else "top hits"
+            raise AnswerMismatch(f"contenders disagree on the {what} of query {key[-1]} on Lucene {key[0]}: {by} "
+                                 f"({int((answers > 1).sum())} queries differ in all)")
+
+
+def write(root: Path, scale: str, join: dict[str, Any], tables: dict[str, pd.DataFrame],
+          jvms: dict[str, dict[str, Any]], started: str) -> list[Path]:
+    """One result folder per version, each written tables first and manifest last."""
+    corpus = {layout.CORPUS: read_json(layout.corpus_dir(root) / "manifest.json")}
+    return manifest.write_each(lambda v: layout.results_dir(root, v), join["versions"], study="join", scale=scale,
+                               tables=tables, jvms=jvms, corpora=corpus, parameters=join, started=started)

@@ -1,0 +1,52 @@
+"""The `join` block of the config: bad input stops, before any work, with a message naming the key or value."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import assert_config_error, assert_snakemake_refuses
+from lrev import config
+from lrev.join import layout
+
+
+@pytest.mark.parametrize("overrides, named", [
+    ({"join": {"contenders": {"10.5.1": ["block", "hash"]}}}, "hash"),
+    ({"join": {"contenders": {"10.5.1": ["scan"]}}}, "'block' must be a contender"),
+    ({"join": {"contenders": {"4.10.4": ["block", "ordinals"]}}}, "join.contenders.4.10.4"),
+    ({"join": {"contenders": {"7.7.3": ["block", "solr-topdv"]}, "versions": ["7.7.3"]}}, "join.contenders.7.7.3"),
+    ({"join": {"contenders": {"10.5.1": ["block", "solr-join"]}}}, "no Solr release is paired with Lucene 10.5.1"),
+    ({"join": {"workers": 0}}, "join.workers"),
+    ({"join": {"load": {"fractions": [0.5, 0.0]}}}, "join.load.fractions"),
+    ({"join": {"load": {"fractions": [0.8, 0.4]}}}, "rates must increase"),
+    ({"join": {"load": {"p99_factor": 1}}}, "join.load.p99_factor"),
+    ({"join": {"directory": "ram"}}, "join.directory"),
+    ({"join": {"corpus": {"acl_domain": 5}}}, "join.corpus.acl_domain"),
+    ({"join": {"warmup": {"min_warmup": 5, "max_warmup": 2}}}, "join.warmup.max_warmup"),
+    ({"join": {"versions": ["4.10.4", "6.6.6"]}}, "join.contenders"),
+])
+def test_invalid_config_names_the_key_or_value(overrides, named):
+    assert_config_error({"studies": ["join"], **overrides}, named)
+
+
+@pytest.mark.parametrize("option", ["join={workers: 0}", "join={load: {fractions: [-1, 1]}}"])
+def test_snakemake_stops_before_any_work(tmp_path, option):
+    assert_snakemake_refuses(tmp_path, ["studies=[join]", option])
+
+
+@pytest.mark.parametrize("scale", ["smoke", "default", "paper"])
+def test_every_scale_runs_the_seeds_pair_and_the_aa_contender_on_every_version(scale):
+    settings = config.load({"scale": scale, "studies": ["join"]}).study("join")
+    for version in settings["versions"]:
+        timed = layout.contenders(settings, version)
+        assert timed[-1] == layout.AA and {"block", "scan"} <= set(timed)
+    assert any("solr-join" in settings["contenders"][v] for v in settings["versions"])
+
+
+def test_solr_contenders_read_solrs_own_index():
+    settings = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    assert ("4.10.4", "solr") in layout.indexes(settings) and ("10.5.1", "solr") not in layout.indexes(settings)
+    assert layout.system("solr-join") == "solr" and layout.system("block-aa") == "lucene"
+
+
+def test_a_job_name_gives_back_its_version_and_contender():
+    assert layout.parse_job(layout.job_name("10.5.1", "block-aa")) == ("10.5.1", "block-aa")
+    assert layout.parse_job(layout.job_name("9.12.3", "solr-join-none")) == ("9.12.3", "solr-join-none")

@@ -1,0 +1,29 @@
+"""The `join` correctness gate across forks, on hand-made gate tables."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from lrev.join import layout, results
+
+
+def gate_rows(contender: str, version: str = "9.12.3", parents: str = "aa", top: str = "p1 p2", round_: int = 0):
+    return pd.DataFrame({"version": version, "round": round_, "fork": layout.job_name(version, contender),
+                         "contender": contender, "system": layout.system(contender), "query": [0, 1],
+                         "hits": [2, 0], "parents_sha256": [parents, "e3"], "top": [top, ""]})
+
+
+def test_contenders_that_agree_pass_even_with_other_top_hits_on_solrs_index():
+    results.check_answers(pd.concat([gate_rows("block"), gate_rows("scan"), gate_rows("block-aa", round_=1),
+                                     gate_rows("solr-join", top="p2 p1"), gate_rows("solr-parent", top="p2 p1"),
+                                     gate_rows("block", "10.5.1", parents="bb")]))
+
+
+def test_another_parent_set_stops_the_run_naming_query_version_and_contenders():
+    with pytest.raises(results.AnswerMismatch, match=r"parent sets of query 0 on Lucene 9\.12\.3.*scan"):
+        results.check_answers(pd.concat([gate_rows("block"), gate_rows("scan", parents="ab")]))
+
+
+def test_other_top_hits_on_one_index_stop_the_run():
+    with pytest.raises(results.AnswerMismatch, match=r"top hits of query 0"):
+        results.check_answers(pd.concat([gate_rows("block"), gate_rows("terms", top="p2 p1")]))

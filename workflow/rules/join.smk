@@ -1,0 +1,100 @@
+# The `join` study (seed 002): a synthetic corpus of parent/child blocks -> one Lucene index per version, and one
+# real-Solr index per version that has Solr contenders -> one notebook run over every version (forks interleaved
+# in rounds) -> figures; its claims and paper numbers come from the generic rules of paper.smk.
+import json
+
+from lrev.join import layout as join_layout
+from lrev.join.figures import FIGURES as JOIN_FIGURES
+from lrev.join.forks import CODE as JOIN_FORK_CODE
+from lrev.join.results import FILES as JOIN_RESULTS
+
+JOIN = CFG.study("join")
+JOIN_RUN_CODE = [*JOIN_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/join/results.py"]
+JOIN_SUMMARY_CODE = ["lrev/join/summary.py", "lrev/join/study.py", "lrev/join/layout.py", "lrev/join/results.py",
+                     "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py", "lrev/manifest.py"]
+
+
+def join_results(version):
+    return [str(join_layout.results_dir(ROOT, version) / name) for name in JOIN_RESULTS]
+
+
+def join_corpus():
+    return join_layout.corpus_dir(ROOT) / "manifest.json"
+
+
+def join_index(version, system):
+    return join_layout.index_dir(ROOT, version, system) / "manifest.json"
+
+
+rule join_corpus:
+    """Parents with their children, in blocks, and the query stream: synthetic, labelled so."""
+    input:
+        "data-recipes/join_corpus.py",
+        "lrev/io.py",
+    output:
+        docs=ROOT / "corpora/join/blocks/docs.tsv",
+        queries=ROOT / "corpora/join/blocks/queries.tsv",
+        manifest=ROOT / "corpora/join/blocks/manifest.json",
+    params:
+        c=JOIN["corpus"],
+        seed=JOIN["seed"],
+    shell:
+        "{PY} data-recipes/join_corpus.py --parents {params.c[parents]} --children {params.c[children]}"
+        " --words {params.c[words]} --acl-domain {params.c[acl_domain]} --queries {params.c[queries]}"
+        " --seed {params.seed} --out {ROOT}/corpora/join/blocks"
+
+
+rule join_index:
+    """The corpus in one segment: Lucene's index, or real Solr's (nested documents) on a version with Solr."""
+    input:
+        unpack(lambda w: engine_of("join", w.version)),
+        corpus=join_corpus(),
+        code=["lrev/join/index.py", "lrev/join/engine.py", "lrev/bridge.py", "lrev/io.py"],
+    output:
+        ROOT / "indexes/join/{version}/{system}/manifest.json",
+    wildcard_constraints:
+        system="lucene|solr",
+    threads: 1
+    shell:
+        "{PY} -m lrev.join.index --version {wildcards.version} --system {wildcards.system}"
+        " --corpus {ROOT}/corpora/join/blocks --out {ROOT}/indexes/join/{wildcards.version}/{wildcards.system}"
+
+
+rule join_run:
+    """One papermill execution for every version: rounds of forks, each contender alone in its JVM."""
+    input:
+        notebook="notebooks/join.ipynb",
+        code=JOIN_RUN_CODE,
+        corpus=join_corpus(),
+        indexes=[join_index(*i) for i in join_layout.indexes(JOIN)],
+        engines=[engine_of("join", v)["jar"] for v in JOIN["versions"]],
+    output:
+        results=[f for v in JOIN["versions"] for f in join_results(v)],
+        notebook=ROOT / "results/join/join.ipynb",
+    params:
+        overrides=json.dumps({"overrides": JOIN}, sort_keys=True),
+    # Timings own the whole machine: nothing else runs beside a measurement.
+    threads: workflow.cores
+    shell:
+        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+
+
+rule join_figures:
+    input:
+        results=[f for v in JOIN["versions"] for f in join_results(v)],
+        code=["lrev/join/figures.py", "lrev/plots.py", *JOIN_SUMMARY_CODE],
+    output:
+        [str(ROOT / f"figures/join/{name}.{ext}") for name in JOIN_FIGURES for ext in ("pdf", "png")],
+    params:
+        versions=" ".join(JOIN["versions"]),
+    shell:
+        "{PY} -m lrev.join.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/join"
+
+
+STUDY_OUTPUTS["join"] = {
+    "versions": JOIN["versions"],
+    "results": [f for v in JOIN["versions"] for f in join_results(v)],
+    "figures": rules.join_figures.output,
+    "code": [*JOIN_SUMMARY_CODE, "lrev/join/numbers.py", "lrev/join/figures.py"],
+}
