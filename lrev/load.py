@@ -123,24 +123,33 @@ def backlog_grew(summary: Mapping[str, float], min_backlog: int = 10, backlog_sh
 def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Sequence[float] | None = None, *,
                       start: float | None = None, factor: float | None = None, k: float = 3.0,
                       max_steps: int = 12, min_backlog: int = 10,
-                      backlog_share: float = 0.01) -> Saturation:
+                      backlog_share: float = 0.01, refine: int = 0) -> Saturation:
     """Runs ``step(rate)`` (the summary of one open-loop step: at least ``p99_ns`` and
     ``backlog_growth``) at increasing rates, either ``rates`` or ``start * factor**i``, at most
     ``max_steps`` of them, and stops at the first step whose p99 exceeds ``k`` times the first step's
     or whose backlog grew (:func:`backlog_grew`).
 
+    Past the first step over the limit, ``refine`` more steps bisect (geometrically) between the highest
+    rate that passed and the lowest that did not: the saturation rate of a ladder of rates is only as
+    fine as its rungs, and forks of one contender would otherwise differ by a whole rung.
+
     The steps frame has a ``step`` and a ``rate`` column, then the summary's keys, then
-    ``stop_reason``: empty for steps that passed, on the last row "p99", "backlog", "p99, backlog"
-    or "no more steps"."""
+    ``stop_reason``: empty for steps that passed; "p99", "backlog" or "p99, backlog" for a step over the
+    limit (the last of the ladder, and any bisection step that failed); "no more steps" on the last row
+    of a ladder that never saturated."""
     if not k > 1:
         raise ValueError(f"k must be > 1 (a multiple of the low-load p99), got {k}")
     if not (isinstance(max_steps, int) and max_steps >= 1):
         raise ValueError(f"max_steps must be an int >= 1, got {max_steps}")
     schedule = _rates(rates, start, factor, max_steps)
 
-    rows = []
+    if not (isinstance(refine, int) and refine >= 0):
+        raise ValueError(f"refine must be an int >= 0, got {refine}")
+    rows: list[dict] = []
     reference = None
-    for i, rate in enumerate(schedule):
+
+    def run(rate: float) -> str:
+        nonlocal reference
         summary = dict(step(rate))
         if reference is None:
             reference = summary["p99_ns"]
@@ -151,18 +160,25 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
             reasons.append("p99")
         if backlog_grew(summary, min_backlog, backlog_share):
             reasons.append("backlog")
-        rows.append({"step": i, "rate": float(rate), **summary, "stop_reason": ", ".join(reasons)})
-        if reasons:
+        rows.append({"step": len(rows), "rate": float(rate), **summary, "stop_reason": ", ".join(reasons)})
+        return rows[-1]["stop_reason"]
+
+    for rate in schedule:
+        if run(rate):
             break
     else:
         rows[-1]["stop_reason"] = NO_MORE_STEPS
-
-    steps = pd.DataFrame(rows)
-    if rows[-1]["stop_reason"] == NO_MORE_STEPS:
-        return Saturation(None, NOT_REACHED, steps)
+        return Saturation(None, NOT_REACHED, pd.DataFrame(rows))
     if len(rows) == 1:
-        return Saturation(None, BELOW_FIRST, steps)
-    return Saturation(rows[-2]["rate"], REACHED, steps)
+        return Saturation(None, BELOW_FIRST, pd.DataFrame(rows))
+    passed, failed = rows[-2]["rate"], rows[-1]["rate"]
+    for _ in range(refine):
+        middle = math.sqrt(passed * failed)
+        if run(middle):
+            failed = middle
+        else:
+            passed = middle
+    return Saturation(passed, REACHED, pd.DataFrame(rows))
 
 
 def _rates(rates: Sequence[float] | None, start: float | None, factor: float | None,

@@ -98,6 +98,14 @@ def test_stops_on_a_growing_backlog_even_at_low_latency():
     assert result.rate == 400 and result.steps["stop_reason"].iloc[-1] == "backlog"
 
 
+def test_refining_bisects_between_the_last_rate_that_passed_and_the_first_that_failed():
+    server = _FakeServer(capacity=700)
+    result = load.saturation_search(server, [100, 400, 1_600], refine=2)
+    assert server.rates == [100, 400, 1_600, 800, pytest.approx(565.685, rel=1e-4)]
+    assert result.status == load.REACHED and result.rate == pytest.approx(565.685, rel=1e-4)
+    assert list(result.steps["stop_reason"]) == ["", "", "backlog", "backlog", ""]
+
+
 def test_a_backlog_within_the_threshold_is_noise():
     one = {"p99_ns": 1, "backlog_growth": 10, "dispatched": 100}
     assert not load.backlog_grew(one), "10 requests is the floor"
@@ -142,6 +150,7 @@ def test_max_steps_cuts_a_list_of_rates():
     ({"start": 10}, "start and factor"),
     ({"start": 10, "factor": 1}, "factor"),
     ({"rates": [100], "max_steps": 0}, "max_steps"),
+    ({"rates": [100], "refine": -1}, "refine"),
 ])
 def test_bad_arguments_are_refused_naming_them(kwargs, named):
     server = _FakeServer(capacity=1e9)

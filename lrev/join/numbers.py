@@ -13,10 +13,12 @@ def parameters_text(p: dict[str, Any]) -> str:
     c, w, load = p["corpus"], p["warmup"], p["load"]
     return (f"{c['parents']:,} parents x {c['children']} children, {c['words']} words per parent, acl domain "
             f"{c['acl_domain']:,}, {c['queries']} queries; top {p['top_n']}; {p['directory']} directory; "
-            f"{p['workers']} workers; warm-up iterations of {w['iteration_ms']} ms ({w['min_warmup']}-{w['max_warmup']}, "
-            f"CV {w['stable_cv']:g}), {w['measure_iterations']} measured; load steps of {load['step_s']:g} s at "
+            f"{p['workers']} workers; warm-up iterations of {w['iteration_ms']} ms "
+            f"({w['min_warmup']}-{w['max_warmup']}, CV {w['stable_cv']:g}), {w['measure_iterations']} measured; "
+            f"load steps of {load['step_s']:g} s at "
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
-            f"{load['p99_factor']:g}x, backlog limit {load['backlog']}; {p['rounds']} rounds; seed {p['seed']}")
+            f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, {load['refine']} bisection steps; "
+            f"{p['rounds']} rounds; seed {p['seed']}")
 
 
 def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
@@ -59,7 +61,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     return {
         "meta": {"rounds": p["rounds"], "workers": p["workers"], "top_n": p["top_n"], "directory": p["directory"],
                  "step_s": f"{p['load']['step_s']:g}", "p99_factor": f"{p['load']['p99_factor']:g}",
-                 "backlog": p["load"]["backlog"], "fractions": ", ".join(f"{f:g}" for f in p["load"]["fractions"]),
+                 "backlog": p["load"]["backlog"], "refine": p["load"]["refine"],
+                 "fractions": ", ".join(f"{f:g}" for f in p["load"]["fractions"]),
                  "queries_gated": int(gate["queries"].max()) if len(gate) else 0,
                  "gate_rows": len(data.gate), "steps": len(data.steps)},
         "corpus": corpus(first),

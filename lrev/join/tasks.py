@@ -21,7 +21,8 @@ INDEX = {"lucene": "index", "solr": "home"}
 NS_PER_MS = 1e6
 
 
-def measure(root: str, version: str, round: int, contender: str, out: str, join: dict[str, Any]) -> dict[str, pd.DataFrame]:
+def measure(root: str, version: str, round: int, contender: str, out: str,
+            join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Tables: ``gate`` (per query), ``closed`` (the closed loop's iterations), ``steps`` (one row per load step),
     ``intervals`` (the steps' per-second rows) and ``saturation`` (one row: the search's outcome). Each step's
     HdrHistogram interval log is written to ``out/step-<i>.hlog``."""
@@ -50,12 +51,13 @@ def measure(root: str, version: str, round: int, contender: str, out: str, join:
             return summary
 
         search = load.saturation_search(step, [f * capacity for f in plan["fractions"]], k=plan["p99_factor"],
-                                        min_backlog=plan["backlog"])
+                                        min_backlog=plan["backlog"], refine=plan["refine"])
         ordinal_map_ms = bench.ordinal_map_ms()
     steps = search.steps.rename(columns={"rate": "offered_rps"}).assign(
         workers=join["workers"], passed=lambda s: (s["stop_reason"] == "").astype(int),
-        fraction=plan["fractions"][:len(search.steps)])
-    stopped = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])]
+        fraction=lambda s: s["offered_rps"] / capacity)
+    # The CPU share just past saturation: at the lowest rate that failed.
+    stopped = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])].sort_values("offered_rps")
     first = steps.iloc[0]
     saturation = pd.DataFrame([{
         "workers": join["workers"], "outcome": search.status,
