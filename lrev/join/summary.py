@@ -74,4 +74,4 @@ def gated(data: JoinResults) -> pd.DataFrame:
     """Per version and contender: the queries its gate checked (every answer agreed, or the run would have
     stopped) and the hits they matched."""
     return by_version(data.gate.groupby(["version", "contender"], as_index=False).agg(
-        queries=("query", "nunique"), forks=("fork", "nunique"), hits=("hits", "sum")))
+        queries=("query", "nunique"), rounds=("round", "nunique"), hits=("hits", "sum")))
