@@ -16,18 +16,16 @@ from pathlib import Path
 
 from lrev import bridge, provenance
 from lrev.io import atomic_dir, read_json, sha256_tree, verify, write_json
-from lrev.join import engine
+from lrev.join import engine, layout
 
 #: Blocks per update request to Solr.
 SOLR_BATCH = 500
-#: The index files of each system, below the folder.
-INDEX = {"lucene": "index", "solr": "home/data/index"}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--version", required=True)
-    ap.add_argument("--system", choices=sorted(INDEX), required=True)
+    ap.add_argument("--system", choices=sorted(layout.FILES), required=True)
     ap.add_argument("--corpus", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args()
@@ -38,15 +36,15 @@ def main() -> None:
     with atomic_dir(a.out) as tmp:
         began = time.monotonic()
         if a.system == "lucene":
-            built = engine.build_lucene_index(a.corpus, tmp / INDEX["lucene"]).to_dict(orient="records")[0]
+            built = engine.build_lucene_index(a.corpus, tmp / layout.FILES["lucene"]).to_dict(orient="records")[0]
         else:
-            engine.build_solr_index(a.corpus / "docs.tsv", tmp / "home", SOLR_BATCH)
-            files = [p for p in (tmp / INDEX["solr"]).iterdir() if p.is_file()]
+            engine.build_solr_index(a.corpus / "docs.tsv", tmp / layout.OPENED["solr"], SOLR_BATCH)
+            files = [p for p in (tmp / layout.FILES["solr"]).iterdir() if p.is_file()]
             built = {"bytes": sum(p.stat().st_size for p in files), "millis": round((time.monotonic() - began) * 1000)}
         write_json(tmp / "manifest.json", {
             "study": "join", "lucene_version": a.version, "system": a.system, "engine": bridge.engine_info(),
             "jvm_flags": flags, "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"]},
-            "built": built, "sha256": {INDEX[a.system]: sha256_tree(tmp / INDEX[a.system])},
+            "built": built, "sha256": {layout.FILES[a.system]: sha256_tree(tmp / layout.FILES[a.system])},
             "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
         })
 

@@ -76,6 +76,14 @@ def index_dir(root: Path, version: str, system_: str) -> Path:
     return Path(root) / "indexes" / "join" / version / system_
 
 
+#: What a contender opens below its index folder: Lucene's index, or the Solr home whose core holds the same
+#: corpus in ``home/data/index``.
+OPENED = {"lucene": "index", "solr": "home"}
+#: The Lucene index files of each system, below its index folder: what the manifest's sha256 covers (not Solr's
+#: configuration, which a core rewrites when it opens with a directory of its own).
+FILES = {"lucene": "index", "solr": "home/data/index"}
+
+
 def results_dir(root: Path, version: str) -> Path:
     return studies.results_dir(root, "join", version)
 

@@ -16,8 +16,6 @@ from lrev.join import engine, layout
 #: The closed loop has converged once the JIT compilers were busy for at most this share of its last iterations
 #: (what the other studies' warm-ups allow).
 JIT_QUIET_SHARE = 0.02
-#: The folder of each system's index, below its index folder (lrev/join/index.py).
-INDEX = {"lucene": "index", "solr": "home"}
 NS_PER_MS = 1e6
 
 
@@ -28,7 +26,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
     HdrHistogram interval log is written to ``out/step-<i>.hlog``."""
     root_ = Path(root)
     system = layout.system(contender)
-    index = layout.index_dir(root_, version, system) / INDEX[system]
+    index = layout.index_dir(root_, version, system) / layout.OPENED[system]
     # The same query stream and arrival times for every contender and version of a round.
     seed = int(join["seed"]) * 1000 + round
     top_n, warmup, plan = join["top_n"], join["warmup"], join["load"]

@@ -49,7 +49,7 @@ rule join_index:
     input:
         unpack(lambda w: engine_of("join", w.version)),
         corpus=join_corpus(),
-        code=["lrev/join/index.py", "lrev/join/engine.py", "lrev/bridge.py", "lrev/io.py"],
+        code=["lrev/join/index.py", "lrev/join/layout.py", "lrev/join/engine.py", "lrev/bridge.py", "lrev/io.py"],
     output:
         ROOT / "indexes/join/{version}/{system}/manifest.json",
     wildcard_constraints:
