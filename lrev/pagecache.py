@@ -61,3 +61,34 @@ def resident_bytes(paths: Iterable[str | os.PathLike]) -> int:
         finally:
             os.close(fd)
     return total
+
+
+def resident_by_extension(paths: Iterable[str | os.PathLike]) -> dict[str, tuple[int, int]]:
+    """Per file extension (``tim``, ``doc``, ...; a file without one keeps its name): (bytes, resident bytes)."""
+    out: dict[str, tuple[int, int]] = {}
+    for path in files(paths):
+        ext = path.suffix.lstrip(".") or path.name
+        size, resident = out.get(ext, (0, 0))
+        out[ext] = (size + path.stat().st_size, resident + resident_bytes([path]))
+    return out
+
+
+def process_io() -> dict[str, int]:
+    """This process's I/O counters (``/proc/self/io``): ``rchar`` bytes returned by read calls, ``syscr`` read
+    calls, ``read_bytes`` bytes it made the kernel fetch from storage (page faults on mapped files included)."""
+    counters = {}
+    for line in Path("/proc/self/io").read_text().splitlines():
+        key, value = line.split(":")
+        counters[key] = int(value)
+    return counters
+
+
+def device_reads(path: str | os.PathLike) -> tuple[int, int] | None:
+    """(reads completed, bytes read) so far by the block device holding ``path`` (its ``stat`` in sysfs, what
+    iostat reads), or None when the file system has no block device (tmpfs, overlay)."""
+    dev = os.stat(path).st_dev
+    stat = Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}/stat")
+    if not stat.is_file():
+        return None
+    fields = stat.read_text().split()
+    return int(fields[0]), int(fields[2]) * 512

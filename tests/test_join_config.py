@@ -22,6 +22,15 @@ from lrev.join import layout
     ({"join": {"corpus": {"acl_domain": 5}}}, "join.corpus.acl_domain"),
     ({"join": {"warmup": {"min_warmup": 5, "max_warmup": 2}}}, "join.warmup.max_warmup"),
     ({"join": {"versions": ["4.10.4", "6.6.6"]}}, "join.contenders"),
+    ({"join": {"cold": {"contenders": ["ordinals"]}}}, "join.cold.contenders"),
+    ({"join": {"cold": {"runs": [{"directory": "mmap", "workers": 0}]}}}, "join.cold.runs.0.workers"),
+    ({"join": {"cold": {"fraction": 0}}}, "join.cold.fraction"),
+    ({"join": {"cold": {"runs": [{"directory": "hdfs", "workers": 4}]}}}, "hdfs"),
+    ({"join": {"sweep": {"version": "7.7.3"}}}, "join.sweep.version"),
+    ({"join": {"sweep": {"contenders": ["block"]}}}, "join.sweep.contenders"),
+    ({"join": {"sweep": {"contenders": ["solr-join"]}}}, "no Solr release is paired with Lucene 10.5.1"),
+    ({"join": {"sweep": {"shares": [1]}}}, "join.sweep.shares"),
+    ({"join": {"profile": {"period_ms": 0}}}, "join.profile.period_ms"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error({"studies": ["join"], **overrides}, named)
@@ -43,10 +52,22 @@ def test_every_scale_runs_the_seeds_pair_and_the_aa_contender_on_every_version(s
 
 def test_solr_contenders_read_solrs_own_index():
     settings = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
-    assert ("4.10.4", "solr") in layout.indexes(settings) and ("10.5.1", "solr") not in layout.indexes(settings)
+    systems = {(v, s) for v, s, _ in layout.indexes(settings)}
+    assert ("4.10.4", "solr") in systems and ("10.5.1", "solr") not in systems
     assert layout.system("solr-join") == "solr" and layout.system("block-aa") == "lucene"
 
 
-def test_a_job_name_gives_back_its_version_and_contender():
-    assert layout.parse_job(layout.job_name("10.5.1", "block-aa")) == ("10.5.1", "block-aa")
-    assert layout.parse_job(layout.job_name("9.12.3", "solr-join-none")) == ("9.12.3", "solr-join-none")
+def test_a_job_name_gives_back_its_version_contender_and_sweep_corpus():
+    assert layout.parse_job(layout.job_name("10.5.1", "block-aa")) == ("10.5.1", "block-aa", None)
+    assert layout.parse_job(layout.job_name("9.12.3", "solr-join-none")) == ("9.12.3", "solr-join-none", None)
+    assert layout.parse_job(layout.job_name("10.5.1", "scan", "share-10")) == ("10.5.1", "scan", "share-10")
+
+
+def test_the_sweep_reads_one_index_per_share_and_the_main_one_for_a_share_of_one():
+    settings = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    sweep = settings["sweep"]
+    assert {(v, c) for v, c, _ in layout.sweep_jobs(settings)} == {(sweep["version"], c) for c in sweep["contenders"]}
+    assert {layout.share(c) for _, _, c in layout.sweep_jobs(settings)} == set(sweep["shares"])
+    assert (sweep["version"], "lucene", layout.CORPUS) in layout.indexes(settings)
+    assert layout.index_dir("r", "10.5.1", "lucene", "share-10").name == "lucene-share-10"
+    assert layout.index_dir("r", "10.5.1", "lucene") == layout.index_dir("r", "10.5.1", "lucene", layout.CORPUS)

@@ -54,6 +54,37 @@ def test_the_histogram_logs_hold_every_completed_request_of_their_step(join_run)
         assert logged.get_total_count() == step.completed
 
 
+def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
+    root, _, _ = join_run
+    join = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    for version in join["versions"]:
+        out = layout.results_dir(root, version)
+        cold = pd.read_parquet(out / "cold.parquet")
+        expected = set(join["cold"]["contenders"]) & set(join["contenders"][version])
+        assert set(cold["contender"]) == expected
+        assert len(cold) == len(expected) * len(join["cold"]["runs"]) * join["rounds"]
+        assert (cold["evicted"] == 1).all() and (cold["completed"] > 0).all()
+        # NIO reads through read calls; MMap by page faults, which read calls do not count.
+        nio, mmap = cold[cold["directory"] == "nio"], cold[cold["directory"] == "mmap"]
+        assert nio["syscall_kb_per_query"].min() > mmap["syscall_kb_per_query"].max()
+        residency = pd.read_parquet(out / "residency.parquet")
+        assert {"tim", "doc"} <= set(residency["extension"]) and (residency["resident_bytes"] > 0).any()
+        frames = pd.read_parquet(out / "frames.parquet")
+        marks = frames[frames["kind"] == "mark"]
+        assert set(marks["name"]) == set(layout.MARKS.values()) and (marks["total"] > 0).all()
+
+
+def test_the_sweep_gated_each_corpus_and_timed_every_share(join_run):
+    root, _, _ = join_run
+    sweep = config.load({"scale": "smoke", "studies": ["join"]}).study("join")["sweep"]
+    out = layout.results_dir(root, sweep["version"])
+    rows = pd.read_parquet(out / "sweep.parquet")
+    assert set(rows["share"]) == set(sweep["shares"]) and set(rows["contender"]) == set(sweep["contenders"])
+    assert rows.groupby("share")["join_keys"].first().is_monotonic_decreasing
+    gate = pd.read_parquet(out / "sweep_gate.parquet")
+    assert (gate.groupby(["corpus", "query"])["parents_sha256"].nunique() == 1).all()
+
+
 def test_claims_judge_exactly_the_configured_versions(join_run):
     root, _, _ = join_run
     claims = json.loads((root / "results" / "join" / "claims.json").read_text())

@@ -27,3 +27,12 @@ def test_another_parent_set_stops_the_run_naming_query_version_and_contenders():
 def test_other_top_hits_on_one_index_stop_the_run():
     with pytest.raises(results.AnswerMismatch, match=r"top hits of query 0"):
         results.check_answers(pd.concat([gate_rows("block"), gate_rows("terms", top="p2 p1")]))
+
+
+def test_the_sweep_compares_answers_within_a_corpus_only():
+    shared = [gate_rows("scan", parents="cc").assign(corpus="share-10"),
+              gate_rows("terms", parents="cc").assign(corpus="share-10")]
+    results.check_answers(pd.concat([gate_rows("scan").assign(corpus="blocks"), *shared]), ["corpus"])
+    with pytest.raises(results.AnswerMismatch, match=r"query 0 on Lucene 9\.12\.3, corpus share-10"):
+        results.check_answers(pd.concat([*shared, gate_rows("ordinals", parents="cd").assign(corpus="share-10")]),
+                              ["corpus"])

@@ -57,11 +57,33 @@ class Bench(bridge.JavaHandle):
             return bridge.frame(runner.run("closed", jpype.JClass("java.util.List").of(series), progress))
 
     def open_loop(self, top_n: int, rate: float, workers: int, seconds: float, seed: int,
-                  log: Path | None) -> tuple[pd.DataFrame, dict]:
+                  log: Path | None, interval_s: float = 1.0) -> tuple[pd.DataFrame, dict]:
         """An open-loop Poisson load at ``rate`` requests/s on ``workers`` threads: its per-interval rows and its
         summary (``OpenLoop``), the HdrHistogram interval log written to ``log``."""
-        load = _harness("OpenLoop")(self._java.request(top_n), self.queries, float(rate), workers,
-                                    int(seconds * 1e9), seed)
+        harness = _harness("OpenLoop")
+        load = harness(self._java.request(top_n), self.queries, float(rate), workers, int(seconds * 1e9),
+                       int(interval_s * 1e9), harness.DEFAULT_DRAIN_NANOS, seed)
         result = load.run(None if log is None else _path(log))
         summary = bridge.frame(result.summary()).iloc[0].to_dict()
         return bridge.frame(result.intervals()), summary
+
+
+class HotFrames(bridge.JavaHandle):
+    """``HotFrames``: JFR's execution samples from now until :meth:`stop`."""
+
+    def __init__(self, period_ms: int):
+        super().__init__(_harness("HotFrames")(period_ms))
+
+    def stop(self, jfr: Path, top: int, marks: list[str]) -> pd.DataFrame:
+        """The ``top`` frames by self and by inclusive samples, and each mark's samples (kind, name, samples,
+        total); the recording is kept in ``jfr``."""
+        names = jpype.JClass("java.util.ArrayList")()
+        for mark in marks:
+            names.add(mark)
+        return bridge.frame(self._java.stop(_path(jfr), top, names))
+
+
+def release_mappings() -> None:
+    """Collect garbage, so that a closed MMapDirectory's buffers are unmapped (Lucene before 9 cannot unmap
+    them itself on JDK 9+, and the kernel keeps mapped pages in the page cache whatever it is advised)."""
+    jpype.JClass("java.lang.System").gc()

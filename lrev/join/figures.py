@@ -3,7 +3,12 @@
 - ``join_latency``: p50 and p99 latency (from the intended send time) against the offered rate, per contender
   and version, every fork's steps, the saturation search's last passing step marked;
 - ``join_saturation``: each contender's saturation rate (mean over forks, 95% CI), per version, on a log scale:
-  the seed's 60x is the distance between block join's bars and query-time join's.
+  the seed's 60x is the distance between block join's bars and query-time join's;
+- ``join_cold``: the cold runs' timelines, p99 per short interval from the reopening on an evicted index, per
+  directory and workers (the seed's two timelines: 50 threads against 4);
+- ``join_io``: per cold run, bytes through read calls and from storage per query, and the p99, NIO against MMap;
+- ``join_residency``: what was resident per index file type after the cold run (MMap, 4 workers);
+- ``join_sweep``: closed-loop service time against the number of unique join values.
 
 CLI: ``python -m lrev.join.figures --results RESULTS --versions V … --out FIGDIR``
 """
@@ -22,7 +27,7 @@ from lrev.config import version_key
 from lrev.join import layout, summary
 from lrev.join.summary import JoinResults
 
-FIGURES = ("join_latency", "join_saturation")
+FIGURES = ("join_latency", "join_saturation", "join_cold", "join_io", "join_residency", "join_sweep")
 NS_PER_MS = 1e6
 
 
@@ -90,11 +95,98 @@ def saturation_figure(data: JoinResults) -> plt.Figure:
     return fig
 
 
+def _panels(frame) -> list[tuple[str, str]]:
+    """(version, contender) pairs of a table, in version order."""
+    pairs = {(v, c) for v, c in zip(frame["version"], frame["contender"])}
+    return sorted(pairs, key=lambda p: (version_key(p[0]), p[1]))
+
+
+def cold_figure(data: JoinResults) -> plt.Figure:
+    rows = data.cold_intervals[data.cold_intervals["part"] == "load"]
+    rows = rows.assign(p99_ms=rows["p99_ns"] / NS_PER_MS, t_s=rows["t_ms"] / 1000,
+                       run=rows["directory"] + ", " + rows["workers"].astype(str) + " workers")
+    panels = _panels(rows)
+    runs = sorted(set(rows["run"]))
+    palette = dict(zip(runs, sns.color_palette("tab10", len(runs))))
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.0 * len(panels), 3.0), squeeze=False, sharey=True)
+    for ax, (version, contender) in zip(axes[0], panels):
+        mine = rows[(rows["version"] == version) & (rows["contender"] == contender)]
+        for (run, _), group in mine.groupby(["run", "round"]):
+            group = group[group["completed"] > 0].sort_values("t_s")
+            ax.plot(group["t_s"], group["p99_ms"], lw=0.9, alpha=0.8, color=palette[run], label=run)
+        ax.set(yscale="log", xlabel="seconds after reopening", title=f"{contender}, Lucene {version}")
+    axes[0][0].set_ylabel("p99 per interval (ms)")
+    unique = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            unique.setdefault(label, handle)
+    fig.legend(unique.values(), unique.keys(), loc="lower center", ncol=len(unique), frameon=False, fontsize=7)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
+def io_figure(data: JoinResults) -> plt.Figure:
+    table = summary.cold_table(data)
+    table = table.assign(panel=table["contender"] + "\n" + table["version"],
+                         run=table["directory"] + ", " + table["workers"].astype(str))
+    metrics = (("syscall_kb_per_query", "read calls (KiB/query)"), ("read_kb_per_query", "storage (KiB/query)"),
+               ("p99_ms", "p99 of the cold run (ms)"))
+    fig, axes = plt.subplots(1, len(metrics), figsize=(3.4 * len(metrics), 3.2), squeeze=False)
+    for ax, (metric, label) in zip(axes[0], metrics):
+        sns.barplot(table, x="panel", y=metric, hue="run", ax=ax, palette="tab10")
+        ax.set(xlabel="", ylabel=label, yscale={"syscall_kb_per_query": "symlog", "p99_ms": "log"}.get(metric, "linear"))
+        ax.tick_params(axis="x", labelsize=7)
+        ax.legend(fontsize=6, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def residency_figure(data: JoinResults) -> plt.Figure:
+    table = summary.residency_table(data)
+    table = table.assign(panel=table["contender"] + "\n" + table["version"],
+                         kind=table["extension"].map(layout.FILE_KINDS).fillna("other"))
+    kinds = [k for k in dict.fromkeys([*layout.FILE_KINDS.values(), "other"]) if k in set(table["kind"])]
+    grouped = table.groupby(["panel", "kind"])[["bytes", "resident_bytes"]].sum() / 2**20
+    panels = list(dict.fromkeys(table["panel"]))
+    palette = dict(zip(kinds, sns.color_palette("tab10", len(kinds))))
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.3 * len(panels) + 2.5), 3.2))
+    labelled: set[str] = set()
+    for x, panel in enumerate(panels):
+        bottom = size = 0.0
+        for kind in kinds:
+            if (panel, kind) not in grouped.index:
+                continue
+            resident, total = grouped.loc[(panel, kind), "resident_bytes"], grouped.loc[(panel, kind), "bytes"]
+            ax.bar(x, resident, bottom=bottom, width=0.5, color=palette[kind],
+                   label=None if kind in labelled else kind)
+            labelled.add(kind)
+            bottom += resident
+            size += total
+        ax.bar(x, size, width=0.7, fill=False, edgecolor="grey", linestyle=":",
+               label="index size" if x == 0 else None)
+    ax.set_xticks(range(len(panels)), panels, fontsize=7)
+    ax.set(ylabel="resident after the cold run (MiB)")
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return fig
+
+
+def sweep_figure(data: JoinResults) -> plt.Figure:
+    rows = data.sweep
+    fig, ax = plt.subplots(figsize=(4.5, 3.2))
+    sns.lineplot(rows, x="join_keys", y="service_ms", hue="contender", style="version", marker="o",
+                 errorbar=("ci", 95), ax=ax)
+    ax.set(xscale="log", yscale="log", xlabel="unique join values", ylabel="service time (ms, one thread)")
+    ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 def build(data: JoinResults, name: str) -> plt.Figure:
-    if name == "join_latency":
-        return latency_figure(data)
-    if name == "join_saturation":
-        return saturation_figure(data)
+    builders = {"join_latency": latency_figure, "join_saturation": saturation_figure, "join_cold": cold_figure,
+                "join_io": io_figure, "join_residency": residency_figure, "join_sweep": sweep_figure}
+    if name in builders:
+        return builders[name](data)
     raise KeyError(f"unknown figure '{name}' (figures: {', '.join(FIGURES)})")
 
 

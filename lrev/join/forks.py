@@ -1,6 +1,7 @@
 """The `join` forks, as rounds of :class:`lrev.fork.Job`: one run covers every version and contender, so that
 ratios between contenders (and versions) pair JVMs of the same round. Round r runs one fork of every
-(version, contender), the A/A contender included, in its own shuffled order.
+(version, contender), the A/A contender included, and one of every (contender, corpus) of the unique-join-values
+sweep, in its own shuffled order.
 """
 from __future__ import annotations
 
@@ -21,10 +22,11 @@ CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/load.py", "lr
 
 def verify_inputs(root: Path, join: dict[str, Any]) -> None:
     """The corpus and every index the run reads still match the sha256 their manifests recorded."""
-    manifest = layout.corpus_dir(root) / "manifest.json"
-    verify(manifest, read_json(manifest)["sha256"])
-    for version, system in layout.indexes(join):
-        manifest = layout.index_dir(root, version, system) / "manifest.json"
+    for corpus in layout.corpora(join):
+        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"])
+    for version, system, corpus in layout.indexes(join):
+        manifest = layout.index_dir(root, version, system, corpus) / "manifest.json"
         verify(manifest, read_json(manifest)["sha256"], tree=True)
 
 
@@ -45,7 +47,13 @@ def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:
         return fork.Job(name, lambda r, out: fork.run("join.measure", version,
                                                       {**payload, "round": r, "out": str(out)}, out))
 
-    return [measure(*job) for job in layout.jobs(join)]
+    def sweep(version: str, contender: str, corpus: str) -> fork.Job:
+        name = layout.job_name(version, contender, corpus)
+        payload = {"root": str(root), "version": version, "contender": contender, "corpus": corpus, "join": join}
+        return fork.Job(name, lambda r, out: fork.run("join.sweep", version,
+                                                      {**payload, "round": r, "out": str(out)}, out))
+
+    return [measure(*job) for job in layout.jobs(join)] + [sweep(*job) for job in layout.sweep_jobs(join)]
 
 
 def run(root: Path, join: dict[str, Any]) -> Path:

@@ -1,12 +1,15 @@
 """Where the `join` study's files live, below a scale's root (``<outdir>/<scale>``), and what it runs.
 
     corpora/join/blocks/                     docs.tsv, queries.tsv, manifest.json (synthetic, labelled so)
+    corpora/join/share-<k>/                  the sweep's: the same, with k parents per join key
     indexes/join/<version>/lucene/           the Lucene index of the corpus, one segment + manifest.json
     indexes/join/<version>/solr/             the same corpus indexed by real Solr (nested documents) +
                                              manifest.json, on versions with Solr contenders
-    results/join/<version>/                  gate, closed, steps, intervals .parquet, manifest.json
+    indexes/join/<version>/<system>-share-<k>/  the same for a sweep corpus
+    results/join/<version>/                  one .parquet per table of lrev/join/results.py, manifest.json
     results/join/forks/round-<r>/<job>/      each fork's own output (one run covers every version), with the
-                                             HdrHistogram interval log of its load steps
+                                             HdrHistogram interval logs of its load steps and cold runs, and
+                                             the Flight Recording of its profiled step
     figures/join/                            <figure>.pdf / .png
 
 A contender is a way of answering the seed's request: a Lucene join (``block``, ``terms``, ``ordinals``,
@@ -28,6 +31,16 @@ SINCE_MAJOR = {"block": 4, "terms": 4, "ordinals": 7, "scan": 4,
 KIND = {"block": "block", "terms": "query-time", "ordinals": "query-time", "scan": "query-time",
         "solr-parent": "block", "solr-join": "query-time", "solr-join-none": "query-time",
         "solr-topdv": "query-time"}
+#: Marks of the profiled step (JFR execution samples with a frame whose ``class.method`` contains the string):
+#: the terms dictionary, which the seed's jstack found Solr's join in, and its ``docFreq`` call.
+MARKS = {"terms": "TermsEnum", "docfreq": ".docFreq"}
+#: What each index file extension holds, 4.x to 10.x (a compound file would hide them: the indexes are written
+#: without). The terms dictionary and the postings are the files the seed says must be hot.
+FILE_KINDS = {"tim": "terms", "tip": "terms", "tmd": "terms", "doc": "postings", "pos": "postings",
+              "pay": "postings", "psm": "postings", "fdt": "stored fields", "fdx": "stored fields",
+              "fdm": "stored fields", "dvd": "doc values", "dvm": "doc values", "dvs": "doc values",
+              "nvd": "norms", "nvm": "norms", "kdd": "points", "kdi": "points", "kdm": "points"}
+TERMS_AND_POSTINGS = tuple(ext for ext, kind in FILE_KINDS.items() if kind in ("terms", "postings"))
 BASELINE = "block"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
@@ -50,30 +63,58 @@ def contenders(settings: dict[str, Any], version: str) -> list[str]:
 
 
 def jobs(settings: dict[str, Any]) -> list[tuple[str, str]]:
-    """(version, contender) of every fork of a round."""
+    """(version, contender) of every load fork of a round."""
     return [(v, c) for v in settings["versions"] for c in contenders(settings, v)]
 
 
-def job_name(version: str, contender_: str) -> str:
-    return f"{version}_{contender_}"
+def sweep_jobs(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(version, contender, corpus) of every fork of the unique-join-values sweep in a round."""
+    sweep = settings["sweep"]
+    return [(sweep["version"], c, sweep_corpus(k)) for k in sweep["shares"] for c in sweep["contenders"]]
 
 
-def parse_job(name: str) -> tuple[str, str]:
-    version, contender_ = name.split("_", 1)
-    return version, contender_
+def share(corpus: str) -> int:
+    """Parents per join key of a corpus."""
+    return 1 if corpus == CORPUS else int(corpus.removeprefix("share-"))
 
 
-def indexes(settings: dict[str, Any]) -> list[tuple[str, str]]:
-    """(version, system) of every index the run reads."""
-    return sorted({(v, system(c)) for v, c in jobs(settings)})
+def sweep_corpus(share: int) -> str:
+    """The corpus in which ``share`` consecutive parents share a join key (1: the main corpus)."""
+    return CORPUS if share == 1 else f"share-{share}"
 
 
-def corpus_dir(root: Path) -> Path:
-    return Path(root) / "corpora" / "join" / CORPUS
+def job_name(version: str, contender_: str, corpus: str | None = None) -> str:
+    """A load fork's name, or with ``corpus`` a sweep fork's."""
+    return f"{version}_{contender_}" if corpus is None else f"{version}_{contender_}_{corpus}"
 
 
-def index_dir(root: Path, version: str, system_: str) -> Path:
-    return Path(root) / "indexes" / "join" / version / system_
+def parse_job(name: str) -> tuple[str, str, str | None]:
+    version, rest = name.split("_", 1)
+    contender_, _, corpus = rest.partition("_")
+    return version, contender_, corpus or None
+
+
+def indexes(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(version, system, corpus) of every index the run reads."""
+    return sorted({(v, system(c), CORPUS) for v, c in jobs(settings)}
+                  | {(v, system(c), corpus) for v, c, corpus in sweep_jobs(settings)})
+
+
+def corpora(settings: dict[str, Any]) -> list[str]:
+    return sorted({corpus for _, _, corpus in indexes(settings)})
+
+
+def index_name(system_: str, corpus: str = CORPUS) -> str:
+    """``lucene`` or ``solr`` for the main corpus, ``<system>-share-<k>`` for a sweep's."""
+    return system_ if corpus == CORPUS else f"{system_}-{corpus}"
+
+
+def corpus_dir(root: Path, corpus: str = CORPUS) -> Path:
+    return Path(root) / "corpora" / "join" / corpus
+
+
+def index_dir(root: Path, version: str, system_: str, corpus: str = CORPUS) -> Path:
+    return Path(root) / "indexes" / "join" / version / index_name(system_, corpus)
 
 
 #: What a contender opens below its index folder: Lucene's index, or the Solr home whose core holds the same

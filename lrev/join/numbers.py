@@ -10,7 +10,8 @@ from lrev.paper import fmt, interval, provenance_row
 
 
 def parameters_text(p: dict[str, Any]) -> str:
-    c, w, load = p["corpus"], p["warmup"], p["load"]
+    c, w, load, cold, sweep = p["corpus"], p["warmup"], p["load"], p["cold"], p["sweep"]
+    runs = ", ".join(f"{r['directory']} x {r['workers']}" for r in cold["runs"])
     return (f"{c['parents']:,} parents x {c['children']} children, {c['words']} words per parent, acl domain "
             f"{c['acl_domain']:,}, {c['queries']} queries; top {p['top_n']}; {p['directory']} directory; "
             f"{p['workers']} workers; warm-up iterations of {w['iteration_ms']} ms "
@@ -18,7 +19,10 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"load steps of {load['step_s']:g} s at "
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
             f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, {load['refine']} bisection steps; "
-            f"{p['rounds']} rounds; seed {p['seed']}")
+            f"profiled step: JFR every {p['profile']['period_ms']} ms; cold runs of {cold['seconds']:g} s at "
+            f"{cold['fraction']:g} x the saturation rate for {', '.join(cold['contenders'])} ({runs}); sweep on "
+            f"{sweep['version']}: {', '.join(sweep['contenders'])} at "
+            f"{', '.join(str(k) for k in sweep['shares'])} parents per key; {p['rounds']} rounds; seed {p['seed']}")
 
 
 def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
@@ -33,8 +37,43 @@ def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
                      "p50": fmt(r["low_p50_ms"], 2), "p99": fmt(r["low_p99_ms"], 2),
                      "cpu": f"{r['cpu_at_saturation'] * 100:.0f}%" if r["cpu_at_saturation"] == r["cpu_at_saturation"]
                      else "n/a",
-                     "service": fmt(r["service_ms"], 3)})
+                     "service": fmt(r["service_ms"], 3), "terms_share": percent(r["terms_share"]),
+                     "docfreq_share": percent(r["docfreq_share"])})
     return rows
+
+
+def percent(x: float) -> str:
+    return f"{x * 100:.0f}%" if x == x else "n/a"
+
+
+def cold_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
+    """Per version, contender, directory and workers: the cold runs' means."""
+    return [{"version": r["version"], "contender": r["contender"], "directory": r["directory"],
+             "workers": r["workers"], "runs": r["runs"], "evicted": r["evicted"], "recovered": r["recovered"],
+             "rate": fmt(r["offered_rps"], 0), "p99": fmt(r["p99_ms"], 1), "recovery": fmt(r["recovery_s"], 2),
+             "read_calls_kb": fmt(r["syscall_kb_per_query"], 2), "storage_kb": fmt(r["read_kb_per_query"], 2),
+             "kb_per_transaction": fmt(r["kb_per_transaction"], 1), "hot_share": percent(r["hot_share"])}
+            for r in summary.cold_table(data).to_dict(orient="records")]
+
+
+def frame_rows(data: summary.JoinResults, top: int = 3) -> list[dict[str, Any]]:
+    """The hottest frames (self samples) of each contender, with the class's package shortened."""
+    return [{"version": r["version"], "contender": r["contender"], "frame": short(r["name"]),
+             "share": percent(r["share"])}
+            for r in summary.hot_frames(data, "self", top).to_dict(orient="records")]
+
+
+def short(frame: str) -> str:
+    """``org.apache.lucene.codecs.blocktree.SegmentTermsEnum.next`` -> ``SegmentTermsEnum.next``."""
+    parts = frame.split(".")
+    return ".".join(parts[-2:])
+
+
+def sweep_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
+    return [{"version": r["version"], "contender": r["contender"], "share": r["share"],
+             "join_keys": f"{r['join_keys']:,}", "service": fmt(r["service_ms"], 3),
+             "ci": interval(r["service_ms_low"], r["service_ms_high"], 3), "stable": bool(r["stable"])}
+            for r in summary.sweep_table(data).to_dict(orient="records")]
 
 
 def ratio_rows(data: summary.JoinResults, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
@@ -64,12 +103,21 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "backlog": p["load"]["backlog"], "refine": p["load"]["refine"],
                  "fractions": ", ".join(f"{f:g}" for f in p["load"]["fractions"]),
                  "queries_gated": int(gate["queries"].max()) if len(gate) else 0,
-                 "gate_rows": len(data.gate), "steps": len(data.steps)},
+                 "gate_rows": len(data.gate) + len(data.sweep_gate), "steps": len(data.steps),
+                 "profile_ms": p["profile"]["period_ms"], "cold_s": f"{p['cold']['seconds']:g}",
+                 "cold_fraction": f"{p['cold']['fraction']:g}", "cold_interval_ms": p["cold"]["interval_ms"],
+                 "sweep_version": p["sweep"]["version"],
+                 "shares": ", ".join(str(k) for k in p["sweep"]["shares"])},
         "corpus": corpus(first),
         "contenders": contender_rows(data),
         "ratios": ratio_rows(data, [("solr-parent", "solr-join"), (layout.BASELINE, "scan"),
                                     (layout.BASELINE, "terms"), (layout.BASELINE, "ordinals"),
                                     (layout.AA, layout.BASELINE)]),
+        "cold": cold_rows(data),
+        "frames": frame_rows(data),
+        "sweep": sweep_rows(data),
+        "cold_runs": {"all": len(data.cold), "evicted": int(data.cold["evicted"].sum()),
+                      "recovered": int(data.cold["recovered"].sum())},
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names()},
         "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}
                        for v, m in data.manifests.items()],

@@ -8,7 +8,17 @@
                         latency percentiles from the intended send time, CPU share, backlog growth, verdict)
     intervals.parquet   each step's per-second intervals (the timelines)
     saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
-                        first step that failed, the closed-loop service time
+                        first step that failed, the closed-loop service time, and the shares of the profiled
+                        step's CPU samples under each mark of layout.MARKS (the terms dictionary, docFreq)
+    frames.parquet      the profiled step's hottest frames (JFR execution samples), by self and inclusive count
+    cold.parquet        one row per cold run (a contender the config names, reopened on an evicted index and
+                        loaded at once): directory, workers, latency, recovery, bytes read per query (process
+                        and device counters), what was resident afterwards
+    cold_intervals.parquet  the cold runs' timelines (short intervals)
+    residency.parquet   per cold run and index file extension: bytes and bytes resident afterwards
+    sweep_gate.parquet  the unique-join-values sweep's gate: as gate.parquet, per corpus
+    sweep.parquet       one row per sweep fork: the corpus's parents per join key, its join keys, the
+                        closed-loop service time
     manifest.json       provenance, and the sha256 of every table above
 
 Rows carry ``version``, ``round``, ``fork`` (the job) and ``contender`` (or the A/A contender).
@@ -24,7 +34,8 @@ from lrev import fork, manifest
 from lrev.io import read_json
 from lrev.join import layout
 
-TABLES = ("gate", "closed", "steps", "intervals", "saturation")
+TABLES = ("gate", "closed", "steps", "intervals", "saturation", "frames", "cold", "cold_intervals", "residency",
+          "sweep_gate", "sweep")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
 
 
@@ -40,7 +51,7 @@ def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
     for round_dir in sorted(forks_dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1])):
         r = int(round_dir.name.split("-")[1])
         for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
-            version, contender = layout.parse_job(job.name)
+            version, contender, _ = layout.parse_job(job.name)
             jvms.setdefault(version, fork.jvm_report(job))
             for name, table in fork.tables(job).items():
                 labels = {"version": version, "round": r, "fork": job.name, "contender": contender,
@@ -50,26 +61,33 @@ def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
         raise FileNotFoundError(f"no finished forks under {forks_dir}")
     out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
     check_answers(out["gate"])
+    if "sweep_gate" in out:
+        check_answers(out["sweep_gate"], ["corpus"])
     return out, jvms
 
 
-def check_answers(gate: pd.DataFrame) -> None:
-    """Within a version, every contender matched the same parents for every query, in every round; and
-    contenders reading the same index returned the same top hits. Raises naming the first query that differs."""
-    for keys, column in ((["version", "query"], "parents_sha256"), (["version", "system", "query"], "top")):
+def check_answers(gate: pd.DataFrame, by: list[str] | None = None) -> None:
+    """Within a version (and each of the ``by`` columns), every contender matched the same parents for every
+    query, in every round; and contenders reading the same index returned the same top hits. Raises naming the
+    first query that differs."""
+    by = by or []
+    for keys, column in ((["version", *by, "query"], "parents_sha256"),
+                         (["version", *by, "system", "query"], "top")):
         answers = gate.groupby(keys)[column].nunique()
         if (answers > 1).any():
             key = answers[answers > 1].index[0]
             rows = gate.set_index(keys).loc[key]
-            by = rows.groupby("contender")[column].first().to_dict()
+            answered = rows.groupby("contender")[column].first().to_dict()
             what = "parent sets" if column == "parents_sha256" else "top hits"
-            raise AnswerMismatch(f"contenders disagree on the {what} of query {key[-1]} on Lucene {key[0]}: {by} "
+            where = "".join(f", {b} {v}" for b, v in zip(by, key[1:]))
+            raise AnswerMismatch(f"contenders disagree on the {what} of query {key[-1]} on Lucene {key[0]}{where}: "
+                                 f"{answered} "
                                  f"({int((answers > 1).sum())} queries differ in all)")
 
 
 def write(root: Path, scale: str, join: dict[str, Any], tables: dict[str, pd.DataFrame],
           jvms: dict[str, dict[str, Any]], started: str) -> list[Path]:
     """One result folder per version, each written tables first and manifest last."""
-    corpus = {layout.CORPUS: read_json(layout.corpus_dir(root) / "manifest.json")}
+    corpus = {c: read_json(layout.corpus_dir(root, c) / "manifest.json") for c in layout.corpora(join)}
     return manifest.write_each(lambda v: layout.results_dir(root, v), join["versions"], study="join", scale=scale,
                                tables=tables, jvms=jvms, corpora=corpus, parameters=join, started=started)

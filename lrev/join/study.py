@@ -14,7 +14,18 @@ AA = layout.AA
 #: One row per fork and load: the saturation search's outcome. The closed-loop warm-up's verdict rides along
 #: (``stable``): a saturation placed by a service time measured before the JIT settled is inconclusive.
 LOAD = ("workers",)
+#: One row per cold run: the index evicted, reopened on a directory and loaded by some workers at once.
+COLD = ("directory", "workers")
 QUANTITIES = {
+    "terms_share": Quantity("saturation", "terms_share", LOAD, converges=False),
+    "docfreq_share": Quantity("saturation", "docfreq_share", LOAD, converges=False),
+    "cold_p99_ms": Quantity("cold", "p99_ms", COLD, converges=False),
+    "recovery_s": Quantity("cold", "recovery_s", COLD, converges=False),
+    "read_kb_per_query": Quantity("cold", "read_kb_per_query", COLD, converges=False),
+    "syscall_kb_per_query": Quantity("cold", "syscall_kb_per_query", COLD, converges=False),
+    "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False),
+    "hot_share": Quantity("cold", "hot_share", COLD, converges=False),
+    "sweep_service_ms": Quantity("sweep", "service_ms", ("share",), converges=True),
     "saturation_rps": Quantity("saturation", "saturation_rps", LOAD, converges=True),
     "low_p50_ms": Quantity("saturation", "low_p50_ms", LOAD, converges=True),
     "low_p99_ms": Quantity("saturation", "low_p99_ms", LOAD, converges=True),
@@ -31,6 +42,18 @@ def solr_release(version: str) -> str | None:
     return engine.study_properties("join", version).get("solr.version")
 
 
+def check_contenders(key: str, version: str, listed: list[str]) -> None:
+    """``listed`` can run on Lucene ``version`` (and its Solr release), or a ConfigError names ``key``."""
+    early = [c for c in listed if major(version) < layout.SINCE_MAJOR[c]]
+    if early:
+        raise ConfigError(f"config error at '{key}': Lucene {version} has no {', '.join(early)} (JoinUtil's "
+                          "global-ordinals join and Solr's score=none came in 7, method=topLevelDV in Solr 8)")
+    solr = [c for c in listed if c in layout.SOLR]
+    if solr and solr_release(version) is None:
+        raise ConfigError(f"config error at '{key}': {', '.join(solr)} need real Solr, and no Solr release is "
+                          f"paired with Lucene {version} (engine/studies/join/build.properties)")
+
+
 def check(join: dict[str, Any]) -> None:
     for version in join["versions"]:
         if version not in join["contenders"]:
@@ -39,15 +62,21 @@ def check(join: dict[str, Any]) -> None:
         if BASELINE not in listed:
             raise ConfigError(f"config error at 'join.contenders.{version}': '{BASELINE}' must be a contender "
                               "(ratios are taken against it)")
-        early = [c for c in listed if major(version) < layout.SINCE_MAJOR[c]]
-        if early:
-            raise ConfigError(f"config error at 'join.contenders.{version}': Lucene {version} has no "
-                              f"{', '.join(early)} (JoinUtil's global-ordinals join and Solr's score=none came "
-                              "in 7, method=topLevelDV in Solr 8)")
-        solr = [c for c in listed if c in layout.SOLR]
-        if solr and solr_release(version) is None:
-            raise ConfigError(f"config error at 'join.contenders.{version}': {', '.join(solr)} need real Solr, and "
-                              f"no Solr release is paired with Lucene {version} (engine/studies/join/build.properties)")
+        check_contenders(f"join.contenders.{version}", version, listed)
+    sweep = join["sweep"]
+    if sweep["version"] not in join["versions"]:
+        raise ConfigError(f"config error at 'join.sweep.version': {sweep['version']} is not one of join.versions "
+                          f"{join['versions']} (the sweep's results are written with its version's)")
+    block = [c for c in sweep["contenders"] if layout.KIND[c] != "query-time"]
+    if block:
+        raise ConfigError(f"config error at 'join.sweep.contenders': {', '.join(block)} join blocks, not join keys "
+                          "(the sweep regroups parents under shared keys, which only query-time joins follow)")
+    check_contenders("join.sweep.contenders", sweep["version"], sweep["contenders"])
+    timed = {c for v in join["versions"] for c in join["contenders"][v]}
+    untimed = [c for c in join["cold"]["contenders"] if c not in timed]
+    if untimed:
+        raise ConfigError(f"config error at 'join.cold.contenders': {', '.join(untimed)} not timed on any version "
+                          "(a cold run follows a contender's warm measurement)")
     fractions = join["load"]["fractions"]
     if any(b <= a for a, b in zip(fractions, fractions[1:])):
         raise ConfigError(f"config error at 'join.load.fractions': rates must increase: {fractions}")

@@ -18,7 +18,8 @@ from lrev.tables import by_version, estimate_columns
 
 STUDY = "join"
 #: What one fork's saturation search yields.
-METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "service_ms")
+METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "service_ms", "terms_share",
+           "docfreq_share")
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,12 @@ class JoinResults:
     steps: pd.DataFrame
     intervals: pd.DataFrame
     saturation: pd.DataFrame
+    frames: pd.DataFrame
+    cold: pd.DataFrame
+    cold_intervals: pd.DataFrame
+    residency: pd.DataFrame
+    sweep_gate: pd.DataFrame
+    sweep: pd.DataFrame
     manifests: dict[str, dict]
 
     @property
@@ -75,3 +82,58 @@ def gated(data: JoinResults) -> pd.DataFrame:
     stopped) and the hits they matched."""
     return by_version(data.gate.groupby(["version", "contender"], as_index=False).agg(
         queries=("query", "nunique"), rounds=("round", "nunique"), hits=("hits", "sum")))
+
+
+#: What the cold runs yield, per run.
+COLD_METRICS = ("p99_ms", "recovery_s", "read_kb_per_query", "syscall_kb_per_query", "kb_per_transaction",
+                "hot_share")
+
+
+def cold_table(data: JoinResults) -> pd.DataFrame:
+    """Per version, contender, directory and workers: each cold metric's mean over forks, and how many runs
+    started evicted and ended recovered."""
+    rows = []
+    for (version, contender, directory, workers), group in data.cold.groupby(
+            ["version", "contender", "directory", "workers"], sort=True):
+        row = {"version": version, "contender": contender, "directory": directory, "workers": int(workers),
+               "runs": len(group), "evicted": int(group["evicted"].sum()), "recovered": int(group["recovered"].sum()),
+               "offered_rps": group["offered_rps"].mean()}
+        row.update({m: group[m].mean() for m in COLD_METRICS})
+        rows.append(row)
+    return by_version(pd.DataFrame(rows))
+
+
+def residency_table(data: JoinResults, directory: str = "mmap", workers: int = 4) -> pd.DataFrame:
+    """Per version, contender and index file extension, after the cold run on ``directory`` with ``workers``:
+    the file's bytes, the mean resident bytes, and the extension's share of what was resident."""
+    rows = data.residency[(data.residency["directory"] == directory) & (data.residency["workers"] == workers)]
+    table = rows.groupby(["version", "contender", "extension"], as_index=False).agg(
+        bytes=("bytes", "first"), resident_bytes=("resident_bytes", "mean"))
+    totals = table.groupby(["version", "contender"])["resident_bytes"].transform("sum")
+    table["resident_share"] = table["resident_bytes"] / totals
+    table["terms_or_postings"] = table["extension"].isin(layout.TERMS_AND_POSTINGS)
+    return by_version(table)
+
+
+def hot_frames(data: JoinResults, kind: str = "self", top: int = 5) -> pd.DataFrame:
+    """Per version and contender: the ``top`` frames by ``kind`` samples summed over forks, with their share."""
+    rows = data.frames[data.frames["kind"] == kind]
+    totals = data.frames[data.frames["kind"] == "mark"].drop_duplicates(["fork", "round"]).groupby(
+        ["version", "contender"])["total"].sum()
+    table = rows.groupby(["version", "contender", "name"], as_index=False)["samples"].sum()
+    table["share"] = table["samples"] / [totals.get((v, c), 0) or float("nan")
+                                         for v, c in zip(table["version"], table["contender"])]
+    table = table.sort_values(["version", "contender", "samples", "name"], ascending=[True, True, False, True])
+    return by_version(table.groupby(["version", "contender"]).head(top).reset_index(drop=True))
+
+
+def sweep_table(data: JoinResults) -> pd.DataFrame:
+    """Per version, contender and sweep corpus: join keys and the service time (mean over forks, 95% CI)."""
+    rows = []
+    for (version, contender, share), group in data.sweep.groupby(["version", "contender", "share"], sort=True):
+        est = rounds.location(group, "service_ms")
+        rows.append({"version": version, "contender": contender, "share": int(share),
+                     "join_keys": int(group["join_keys"].iloc[0]), "forks": len(group),
+                     "stable": int(group["stable"].all()), "service_ms": est.value, "service_ms_low": est.low,
+                     "service_ms_high": est.high})
+    return by_version(pd.DataFrame(rows))

@@ -1,37 +1,45 @@
 """The `join` fork task (run by :mod:`lrev.fork`, one JVM each): one contender alone in its JVM. The correctness
 gate first, then a closed-loop warm-up on one thread (until steady: it also gives the service time), then the
-saturation search: open-loop Poisson steps at increasing fractions of the capacity that service time implies."""
+saturation search: open-loop Poisson steps at increasing fractions of the capacity that service time implies.
+Then one step at the saturation rate under Flight Recorder (where the CPU went), and, for the contenders the
+config names, the cold runs: the index closed, evicted from the page cache, reopened and loaded at once."""
 from __future__ import annotations
 
 import math
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from lrev import load
+from lrev import load, pagecache
+from lrev.io import read_json
 from lrev.join import engine, layout
 
 #: The closed loop has converged once the JIT compilers were busy for at most this share of its last iterations
 #: (what the other studies' warm-ups allow).
 JIT_QUIET_SHARE = 0.02
 NS_PER_MS = 1e6
+#: A cold run starts with at most this share of the index resident, or it is marked not evicted.
+EVICTED_SHARE = 0.05
 
 
 def measure(root: str, version: str, round: int, contender: str, out: str,
             join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Tables: ``gate`` (per query), ``closed`` (the closed loop's iterations), ``steps`` (one row per load step),
-    ``intervals`` (the steps' per-second rows) and ``saturation`` (one row: the search's outcome). Each step's
-    HdrHistogram interval log is written to ``out/step-<i>.hlog``."""
+    ``intervals`` (the steps' per-second rows), ``saturation`` (one row: the search's outcome and the profiled
+    step's shares), ``frames`` (the profiled step's hottest frames); for a contender with cold runs, ``cold``
+    (one row per run), ``cold_intervals`` and ``residency`` (per file extension after each run). Each step's
+    HdrHistogram interval log is written to ``out/step-<i>.hlog``, the recording to ``out/hot.jfr``."""
     root_ = Path(root)
     system = layout.system(contender)
     index = layout.index_dir(root_, version, system) / layout.OPENED[system]
+    queries = layout.corpus_dir(root_) / "queries.tsv"
     # The same query stream and arrival times for every contender and version of a round.
     seed = int(join["seed"]) * 1000 + round
     top_n, warmup, plan = join["top_n"], join["warmup"], join["load"]
-    with engine.Bench(index, join["directory"], layout.contender(contender),
-                      layout.corpus_dir(root_) / "queries.tsv") as bench:
+    with engine.Bench(index, join["directory"], layout.contender(contender), queries) as bench:
         gate = bench.gate(top_n).rename(columns={"total": "hits"})
         closed = bench.closed_loop(top_n, warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
                                    warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"], seed)
@@ -50,19 +58,124 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
 
         search = load.saturation_search(step, [f * capacity for f in plan["fractions"]], k=plan["p99_factor"],
                                         min_backlog=plan["backlog"], refine=plan["refine"])
+        steps = search.steps.rename(columns={"rate": "offered_rps"})
+        # The highest rate that passed (the first rate when none did, the last when none failed).
+        passed = steps[steps["stop_reason"] == ""]["offered_rps"]
+        hot_rate = float(passed.max()) if len(passed) else float(steps["offered_rps"].min())
+        frames = profile(bench, top_n, hot_rate, join, seed, Path(out))
         ordinal_map_ms = bench.ordinal_map_ms()
-    steps = search.steps.rename(columns={"rate": "offered_rps"}).assign(
-        workers=join["workers"], passed=lambda s: (s["stop_reason"] == "").astype(int),
-        fraction=lambda s: s["offered_rps"] / capacity)
+    steps = steps.assign(workers=join["workers"], passed=lambda s: (s["stop_reason"] == "").astype(int),
+                         fraction=lambda s: s["offered_rps"] / capacity)
     # The CPU share just past saturation: at the lowest rate that failed.
     stopped = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])].sort_values("offered_rps")
     first = steps.iloc[0]
+    marks = frames[frames["kind"] == "mark"].set_index("name")
     saturation = pd.DataFrame([{
         "workers": join["workers"], "outcome": search.status,
         "saturation_rps": search.rate if search.rate is not None else math.nan,
         "low_p50_ms": first["p50_ns"] / NS_PER_MS, "low_p99_ms": first["p99_ns"] / NS_PER_MS,
         "cpu_at_saturation": stopped["cpu_share"].iloc[0] if len(stopped) else math.nan,
         "service_ms": service_ns / NS_PER_MS, "capacity_rps": capacity,
-        "stable": int(closed["stable"].iloc[0]), "ordinal_map_ms": ordinal_map_ms}])
-    return {"gate": gate, "closed": closed, "steps": steps, "intervals": pd.concat(intervals, ignore_index=True),
-            "saturation": saturation}
+        "stable": int(closed["stable"].iloc[0]), "ordinal_map_ms": ordinal_map_ms,
+        "profiled_rps": hot_rate, "profile_samples": int(frames["total"].iloc[0]) if len(frames) else 0,
+        **{f"{mark}_share": share(marks, name) for mark, name in layout.MARKS.items()}}])
+    tables = {"gate": gate, "closed": closed, "steps": steps,
+              "intervals": pd.concat(intervals, ignore_index=True), "saturation": saturation, "frames": frames}
+    if layout.contender(contender) in join["cold"]["contenders"]:
+        rate = join["cold"]["fraction"] * hot_rate
+        tables.update(cold(root_, version, contender, rate, first["p99_ns"], join, seed, Path(out)))
+    return tables
+
+
+def sweep(root: str, version: str, round: int, contender: str, corpus: str, out: str,
+          join: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """A fork of the unique-join-values sweep: the gate and the closed loop on one sweep corpus. Tables
+    ``sweep_gate`` (per query) and ``sweep`` (one row: the corpus's join keys and the service time)."""
+    root_ = Path(root)
+    system = layout.system(contender)
+    index = layout.index_dir(root_, version, system, corpus) / layout.OPENED[system]
+    warmup = join["warmup"]
+    keys = read_json(layout.corpus_dir(root_, corpus) / "manifest.json")["join_keys"]
+    with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root_, corpus) / "queries.tsv") as bench:
+        gate = bench.gate(join["top_n"]).rename(columns={"total": "hits"})
+        closed = bench.closed_loop(join["top_n"], warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
+                                   warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"],
+                                   int(join["seed"]) * 1000 + round)
+    measured = closed[closed["phase"] == "measure"]
+    row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys,
+           "service_ms": measured["nanos"].sum() / measured["ops"].sum() / NS_PER_MS,
+           "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
+    return {"sweep_gate": gate.assign(corpus=corpus), "sweep": pd.DataFrame([row])}
+
+
+def share(marks: pd.DataFrame, name: str) -> float:
+    if name not in marks.index or not marks.loc[name, "total"]:
+        return math.nan
+    return float(marks.loc[name, "samples"] / marks.loc[name, "total"])
+
+
+def profile(bench: engine.Bench, top_n: int, rate: float, join: dict[str, Any], seed: int,
+            out: Path) -> pd.DataFrame:
+    """One load step at ``rate`` (the saturation rate) under Flight Recorder: its hottest frames."""
+    settings = join["profile"]
+    recording = engine.HotFrames(settings["period_ms"])
+    try:
+        bench.open_loop(top_n, rate, join["workers"], join["load"]["step_s"], seed * 100 + 99, None)
+        return recording.stop(out / "hot.jfr", settings["top"], list(layout.MARKS.values()))
+    finally:
+        recording.close()
+
+
+def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: float, join: dict[str, Any],
+         seed: int, out: Path) -> dict[str, pd.DataFrame]:
+    """The index's files dropped from the page cache, the contender reopened on each configured directory and
+    loaded at ``rate`` with each configured number of workers at once. A run recovered when its last interval's
+    p99 was within ``load.p99_factor`` x the warm first step's; its recovery time ends the last interval above."""
+    settings = join["cold"]
+    system = layout.system(contender)
+    index = layout.index_dir(root, version, system) / layout.OPENED[system]
+    files = layout.index_dir(root, version, system) / layout.FILES[system]
+    index_bytes = sum(p.stat().st_size for p in pagecache.files([files]))
+    threshold = join["load"]["p99_factor"] * warm_p99_ns
+    rows, timelines, residency = [], [], []
+    for i, run in enumerate(settings["runs"]):
+        engine.release_mappings()
+        time.sleep(0.5)  # the reference handler unmaps collected buffers on its own thread
+        pagecache.evict([files])
+        resident = pagecache.resident_bytes([files])
+        io_start, dev_start = pagecache.process_io(), pagecache.device_reads(files)
+        with engine.Bench(index, run["directory"], layout.contender(contender),
+                          layout.corpus_dir(root) / "queries.tsv") as bench:
+            io_open = pagecache.process_io()
+            intervals, summary = bench.open_loop(join["top_n"], rate, run["workers"], settings["seconds"],
+                                                 seed * 100 + 50 + i, out / f"cold-{i}.hlog",
+                                                 interval_s=settings["interval_ms"] / 1000)
+            io_end, dev_end = pagecache.process_io(), pagecache.device_reads(files)
+        loaded = intervals[intervals["phase"] == "load"]
+        above = loaded[loaded["p99_ns"] > threshold]
+        completed = max(int(summary["completed"]), 1)
+        by_ext = pagecache.resident_by_extension([files])
+        hot = sum(r for ext, (_, r) in by_ext.items() if ext in layout.TERMS_AND_POSTINGS)
+        after = sum(r for _, r in by_ext.values())
+        dev_reads = (dev_end[0] - dev_start[0]) if dev_start and dev_end else 0
+        rows.append({
+            "directory": run["directory"], "workers": run["workers"], "offered_rps": rate,
+            "evicted": int(resident <= EVICTED_SHARE * index_bytes), "resident_before": resident,
+            "index_bytes": index_bytes, "resident_after": after, "hot_share": hot / after if after else math.nan,
+            "completed": int(summary["completed"]), "unfinished": int(summary["unfinished"]),
+            "p50_ms": summary["p50_ns"] / NS_PER_MS, "p99_ms": summary["p99_ns"] / NS_PER_MS,
+            "max_ms": summary["max_ns"] / NS_PER_MS,
+            "recovered": int(len(loaded) > 0 and loaded["p99_ns"].iloc[-1] <= threshold),
+            "recovery_s": float(above["t_ms"].max()) / 1000 if len(above) else 0.0,
+            # Storage reads count from the reopening on: MMap's read-around at open is part of its cost.
+            "open_read_bytes": io_open["read_bytes"] - io_start["read_bytes"],
+            "read_kb_per_query": (io_end["read_bytes"] - io_start["read_bytes"]) / completed / 1024,
+            "syscall_kb_per_query": (io_end["rchar"] - io_open["rchar"]) / completed / 1024,
+            "device_reads": dev_reads,
+            "kb_per_transaction": ((dev_end[1] - dev_start[1]) / dev_reads / 1024) if dev_reads else math.nan})
+        timelines.append(intervals.rename(columns={"phase": "part"}).assign(directory=run["directory"],
+                                                                            workers=run["workers"]))
+        residency.extend({"directory": run["directory"], "workers": run["workers"], "extension": ext,
+                          "bytes": size, "resident_bytes": r} for ext, (size, r) in sorted(by_ext.items()))
+    return {"cold": pd.DataFrame(rows), "cold_intervals": pd.concat(timelines, ignore_index=True),
+            "residency": pd.DataFrame(residency)}

@@ -18,46 +18,54 @@ def join_results(version):
     return [str(join_layout.results_dir(ROOT, version) / name) for name in JOIN_RESULTS]
 
 
-def join_corpus():
-    return join_layout.corpus_dir(ROOT) / "manifest.json"
+def join_corpus(corpus=join_layout.CORPUS):
+    return join_layout.corpus_dir(ROOT, corpus) / "manifest.json"
 
 
-def join_index(version, system):
-    return join_layout.index_dir(ROOT, version, system) / "manifest.json"
+def join_index(version, system, corpus):
+    return join_layout.index_dir(ROOT, version, system, corpus) / "manifest.json"
 
 
 rule join_corpus:
-    """Parents with their children, in blocks, and the query stream: synthetic, labelled so."""
+    """Parents with their children, in blocks, and the query stream: synthetic, labelled so. ``share-<k>``: the
+    unique-join-values sweep's, the same parents with k of them per join key."""
     input:
         "data-recipes/join_corpus.py",
         "lrev/io.py",
     output:
-        docs=ROOT / "corpora/join/blocks/docs.tsv",
-        queries=ROOT / "corpora/join/blocks/queries.tsv",
-        manifest=ROOT / "corpora/join/blocks/manifest.json",
+        docs=ROOT / "corpora/join/{corpus}/docs.tsv",
+        queries=ROOT / "corpora/join/{corpus}/queries.tsv",
+        manifest=ROOT / "corpora/join/{corpus}/manifest.json",
+    wildcard_constraints:
+        corpus=rf"{join_layout.CORPUS}|share-\d+",
     params:
         c=JOIN["corpus"],
         seed=JOIN["seed"],
+        share=lambda w: join_layout.share(w.corpus),
     shell:
         "{PY} data-recipes/join_corpus.py --parents {params.c[parents]} --children {params.c[children]}"
         " --words {params.c[words]} --acl-domain {params.c[acl_domain]} --queries {params.c[queries]}"
-        " --seed {params.seed} --out {ROOT}/corpora/join/blocks"
+        " --share {params.share} --seed {params.seed} --out {ROOT}/corpora/join/{wildcards.corpus}"
 
 
 rule join_index:
-    """The corpus in one segment: Lucene's index, or real Solr's (nested documents) on a version with Solr."""
+    """A corpus in one segment: Lucene's index, or real Solr's (nested documents) on a version with Solr."""
     input:
         unpack(lambda w: engine_of("join", w.version)),
-        corpus=join_corpus(),
+        corpus=lambda w: join_corpus(w.corpus.removeprefix("-") or join_layout.CORPUS),
         code=["lrev/join/index.py", "lrev/join/layout.py", "lrev/join/engine.py", "lrev/bridge.py", "lrev/io.py"],
     output:
-        ROOT / "indexes/join/{version}/{system}/manifest.json",
+        ROOT / "indexes/join/{version}/{system}{corpus}/manifest.json",
     wildcard_constraints:
         system="lucene|solr",
+        corpus=r"|-share-\d+",
+    params:
+        corpus=lambda w: w.corpus.removeprefix("-") or join_layout.CORPUS,
     threads: 1
     shell:
         "{PY} -m lrev.join.index --version {wildcards.version} --system {wildcards.system}"
-        " --corpus {ROOT}/corpora/join/blocks --out {ROOT}/indexes/join/{wildcards.version}/{wildcards.system}"
+        " --corpus {ROOT}/corpora/join/{params.corpus}"
+        " --out {ROOT}/indexes/join/{wildcards.version}/{wildcards.system}{wildcards.corpus}"
 
 
 rule join_run:
@@ -65,7 +73,7 @@ rule join_run:
     input:
         notebook="notebooks/join.ipynb",
         code=JOIN_RUN_CODE,
-        corpus=join_corpus(),
+        corpora=[join_corpus(c) for c in join_layout.corpora(JOIN)],
         indexes=[join_index(*i) for i in join_layout.indexes(JOIN)],
         engines=[engine_of("join", v)["jar"] for v in JOIN["versions"]],
     output:

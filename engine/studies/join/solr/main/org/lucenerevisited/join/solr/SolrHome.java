@@ -99,7 +99,7 @@ public final class SolrHome {
           <luceneMatchVersion>%s</luceneMatchVersion>
           %s
           <schemaFactory class="ClassicIndexSchemaFactory"/>
-          <indexConfig><lockType>native</lockType></indexConfig>
+          <indexConfig><lockType>native</lockType><useCompoundFile>false</useCompoundFile></indexConfig>
           <updateHandler class="solr.DirectUpdateHandler2"/>
           <query>
             <documentCache class="%s" size="512" initialSize="512" autowarmCount="0"/>

@@ -36,7 +36,10 @@ public final class JoinIndexer {
     long started = System.nanoTime();
     IndexWriterConfig config = LuceneShim.INSTANCE.newIndexWriterConfig()
         .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
-        .setRAMBufferSizeMB(RAM_BUFFER_MB);
+        .setRAMBufferSizeMB(RAM_BUFFER_MB)
+        // One file per extension, so that page-cache residency can be read per file type (join-6).
+        .setUseCompoundFile(false);
+    config.getMergePolicy().setNoCFSRatio(0.0);
     long[] parents = {0};
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
         IndexWriter writer = new IndexWriter(dir, config)) {
