@@ -92,3 +92,14 @@ def device_reads(path: str | os.PathLike) -> tuple[int, int] | None:
         return None
     fields = stat.read_text().split()
     return int(fields[0]), int(fields[2]) * 512
+
+
+def read_ahead_kb(path: str | os.PathLike) -> int | None:
+    """The read-ahead of the block device holding ``path`` (KiB; the kernel's read-around of an mmap page fault is
+    as large), or None without a block device."""
+    dev = os.stat(path).st_dev
+    node = Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}").resolve()
+    for queue in (node / "queue", node.parent / "queue"):  # a partition's queue is its disk's
+        if (queue / "read_ahead_kb").is_file():
+            return int((queue / "read_ahead_kb").read_text())
+    return None

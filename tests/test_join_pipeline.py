@@ -1,30 +1,23 @@
-"""The `join` study through the real pipeline at smoke scale: real Solr on one version, Lucene's joins on two, the
-correctness gate, the load's histogram logs, claims and the paper; and adding it reruns no job of another study."""
+"""The `join` study through the real pipeline at smoke scale (the session's smoke run): real Solr on one version,
+Lucene's joins on two, the correctness gate, the load's histogram logs, the cold runs, the profile, the sweep,
+claims and the paper. That no job of another study depends on it is test_pipeline_smoke's
+test_listing_one_study_reruns_no_job_of_any_study, which covers every study of the smoke run."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
 
-from conftest import run_smoke
 from lrev import config, load
-from lrev.config import REPO
 from lrev.join import layout
 
 
 @pytest.fixture(scope="module")
-def join_run(tmp_path_factory):
-    return run_smoke(tmp_path_factory.mktemp("runs"), "studies=[join]")
-
-
-def test_the_paper_is_built_and_a_second_run_has_nothing_to_do(join_run):
-    root, _, second = join_run
-    assert (root / "paper" / "lucene-revisited.pdf").read_bytes()[:5] == b"%PDF-"
-    assert second.returncode == 0 and "Nothing to be done" in second.stdout + second.stderr
+def join_run(smoke_run):
+    """The pipeline's smoke run, which runs join among the default studies."""
+    assert "join" in config.load({"scale": "smoke"}).studies
+    return smoke_run
 
 
 def test_every_contender_ran_alone_in_its_jvms_after_passing_the_gate(join_run):
@@ -60,7 +53,7 @@ def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
     for version in join["versions"]:
         out = layout.results_dir(root, version)
         cold = pd.read_parquet(out / "cold.parquet")
-        expected = set(join["cold"]["contenders"]) & set(join["contenders"][version])
+        expected = set(join["cold"]["contenders"][version])
         assert set(cold["contender"]) == expected
         assert len(cold) == len(expected) * len(join["cold"]["runs"]) * join["rounds"]
         assert (cold["evicted"] == 1).all() and (cold["completed"] > 0).all()
@@ -92,17 +85,3 @@ def test_claims_judge_exactly_the_configured_versions(join_run):
     assert claims["versions"] == configured
     assert {(v["claim"], v["version"]) for v in claims["verdicts"]} == {(c["id"], v) for c in claims["claims"]
                                                                        for v in configured}
-
-
-def test_adding_join_to_a_finished_run_schedules_only_its_own_jobs(smoke_run):
-    root, _, _ = smoke_run
-    others = list(config.load({"scale": "smoke"}).studies)
-    dry = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "2", "--config", "scale=smoke",
-                          f"outdir={root.parent}", f"studies=[{','.join([*others, 'join'])}]"], cwd=REPO,
-                         capture_output=True, text=True)
-    assert dry.returncode == 0, dry.stderr[-2000:]
-    text = dry.stdout + dry.stderr
-    assert set(re.findall(r"^rule (\w+):", text, re.M)) - {"engine", "claims", "study_numbers", "paper", "all"} \
-        <= {"join_corpus", "join_index", "join_run", "join_figures"}
-    for study in others:
-        assert not re.search(rf"(study={study}\b|results/{study}/|indexes/{study}/)", text), study

@@ -20,24 +20,24 @@ from lrev.config import REPO
     ({"pk": {"rounds": 0}}, "pk.rounds"),
     ({"pk": {"rounds": 2, "mixed_rounds": 3}}, "pk.mixed_rounds"),
     ({"pk": {"plain": {"measure_s": 0}}}, "pk.plain.measure_s"),
-    ({"pk": {"contenders": {"9.12.3": ["Memory"]}}}, "default"),
-    ({"pk": {"contenders": {"9.12.3": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
-    ({"pk": {"contenders": {"9.12.3": ["default", "Memory"]}}}, "'Memory'"),
-    ({"pk": {"contenders": {"9.12.3": ["default", "default-aa"]}}}, "default-aa"),
+    ({"pk": {"contenders": {"10.5.1": ["Memory"]}}}, "default"),
+    ({"pk": {"contenders": {"10.5.1": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
+    ({"pk": {"contenders": {"10.5.1": ["default", "Memory"]}}}, "'Memory'"),
+    ({"pk": {"contenders": {"10.5.1": ["default", "default-aa"]}}}, "default-aa"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)
 
 
 @pytest.mark.parametrize("options", [["pk={docs: 0}"], ["pk={versions: ['4.10.5']}"], ["pk={dcos: 1}"],
-                                     ['pk={contenders: {"9.12.3": [default, NoSuchFormat]}}']])
+                                     ['pk={contenders: {"10.5.1": [default, NoSuchFormat]}}']])
 def test_snakemake_stops_before_any_work(tmp_path, options):
     assert_snakemake_refuses(tmp_path, options)
 
 
 def test_an_unknown_contender_stops_a_dry_run_naming_it(tmp_path):
     done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--dry-run", "--config",
-                           f"outdir={tmp_path}", 'pk={contenders: {"9.12.3": [default, NoSuchFormat]}}'],
+                           f"outdir={tmp_path}", 'pk={contenders: {"10.5.1": [default, NoSuchFormat]}}'],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
-    assert "pk.contenders.9.12.3" in done.stderr + done.stdout and "NoSuchFormat" in done.stderr + done.stdout
+    assert "pk.contenders.10.5.1" in done.stderr + done.stdout and "NoSuchFormat" in done.stderr + done.stdout

@@ -19,7 +19,7 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"load steps of {load['step_s']:g} s at "
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
             f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, {load['refine']} bisection steps; "
-            f"profiled step: JFR every {p['profile']['period_ms']} ms; cold runs of {cold['seconds']:g} s at "
+            f"profiled step of {p['profile']['seconds']:g} s, JFR every {p['profile']['period_ms']} ms; cold runs of {cold['seconds']:g} s at "
             f"{cold['fraction']:g} x the saturation rate for {', '.join(cold['contenders'])} ({runs}); sweep on "
             f"{sweep['version']}: {', '.join(sweep['contenders'])} at "
             f"{', '.join(str(k) for k in sweep['shares'])} parents per key; {p['rounds']} rounds; seed {p['seed']}")
@@ -107,6 +107,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "profile_ms": p["profile"]["period_ms"], "cold_s": f"{p['cold']['seconds']:g}",
                  "cold_fraction": f"{p['cold']['fraction']:g}", "cold_interval_ms": p["cold"]["interval_ms"],
                  "sweep_version": p["sweep"]["version"],
+                 "read_ahead_kb": f"{int(data.cold['read_ahead_kb'].max()):,}",
                  "shares": ", ".join(str(k) for k in p["sweep"]["shares"])},
         "corpus": corpus(first),
         "contenders": contender_rows(data),

@@ -72,11 +72,12 @@ def check(join: dict[str, Any]) -> None:
         raise ConfigError(f"config error at 'join.sweep.contenders': {', '.join(block)} join blocks, not join keys "
                           "(the sweep regroups parents under shared keys, which only query-time joins follow)")
     check_contenders("join.sweep.contenders", sweep["version"], sweep["contenders"])
-    timed = {c for v in join["versions"] for c in join["contenders"][v]}
-    untimed = [c for c in join["cold"]["contenders"] if c not in timed]
-    if untimed:
-        raise ConfigError(f"config error at 'join.cold.contenders': {', '.join(untimed)} not timed on any version "
-                          "(a cold run follows a contender's warm measurement)")
+    for version, cold in join["cold"]["contenders"].items():
+        untimed = [c for c in cold if c not in join["contenders"].get(version, [])] \
+            if version in join["versions"] else cold
+        if untimed:
+            raise ConfigError(f"config error at 'join.cold.contenders.{version}': {', '.join(untimed)} not timed on "
+                              f"Lucene {version} (a cold run follows a contender's warm measurement)")
     fractions = join["load"]["fractions"]
     if any(b <= a for a, b in zip(fractions, fractions[1:])):
         raise ConfigError(f"config error at 'join.load.fractions': rates must increase: {fractions}")

@@ -81,7 +81,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         **{f"{mark}_share": share(marks, name) for mark, name in layout.MARKS.items()}}])
     tables = {"gate": gate, "closed": closed, "steps": steps,
               "intervals": pd.concat(intervals, ignore_index=True), "saturation": saturation, "frames": frames}
-    if layout.contender(contender) in join["cold"]["contenders"]:
+    if contender in join["cold"]["contenders"].get(version, []):
         rate = join["cold"]["fraction"] * hot_rate
         tables.update(cold(root_, version, contender, rate, first["p99_ns"], join, seed, Path(out)))
     return tables
@@ -120,7 +120,7 @@ def profile(bench: engine.Bench, top_n: int, rate: float, join: dict[str, Any], 
     settings = join["profile"]
     recording = engine.HotFrames(settings["period_ms"])
     try:
-        bench.open_loop(top_n, rate, join["workers"], join["load"]["step_s"], seed * 100 + 99, None)
+        bench.open_loop(top_n, rate, join["workers"], settings["seconds"], seed * 100 + 99, None)
         return recording.stop(out / "hot.jfr", settings["top"], list(layout.MARKS.values()))
     finally:
         recording.close()
@@ -137,6 +137,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
     files = layout.index_dir(root, version, system) / layout.FILES[system]
     index_bytes = sum(p.stat().st_size for p in pagecache.files([files]))
     threshold = join["load"]["p99_factor"] * warm_p99_ns
+    read_ahead = pagecache.read_ahead_kb(files) or 0
     rows, timelines, residency = [], [], []
     for i, run in enumerate(settings["runs"]):
         engine.release_mappings()
@@ -159,7 +160,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         after = sum(r for _, r in by_ext.values())
         dev_reads = (dev_end[0] - dev_start[0]) if dev_start and dev_end else 0
         rows.append({
-            "directory": run["directory"], "workers": run["workers"], "offered_rps": rate,
+            "directory": run["directory"], "workers": run["workers"], "offered_rps": rate, "read_ahead_kb": read_ahead,
             "evicted": int(resident <= EVICTED_SHARE * index_bytes), "resident_before": resident,
             "index_bytes": index_bytes, "resident_after": after, "hot_share": hot / after if after else math.nan,
             "completed": int(summary["completed"]), "unfinished": int(summary["unfinished"]),
