@@ -32,6 +32,7 @@ from lrev.join import layout
     ({"join": {"sweep": {"contenders": ["solr-join"]}}}, "no Solr release is paired with Lucene 10.5.1"),
     ({"join": {"sweep": {"shares": [1]}}}, "join.sweep.shares"),
     ({"join": {"profile": {"period_ms": 0}}}, "join.profile.period_ms"),
+    ({"join": {"aa_versions": ["7.7.3"]}}, "join.aa_versions"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error({"studies": ["join"], **overrides}, named)
@@ -43,11 +44,12 @@ def test_snakemake_stops_before_any_work(tmp_path, option):
 
 
 @pytest.mark.parametrize("scale", ["smoke", "default", "paper"])
-def test_every_scale_runs_the_seeds_pair_and_the_aa_contender_on_every_version(scale):
+def test_every_scale_runs_the_seeds_pair_on_every_version_and_the_aa_contender_where_asked(scale):
     settings = config.load({"scale": scale, "studies": ["join"]}).study("join")
+    assert settings["aa_versions"]
     for version in settings["versions"]:
         timed = layout.contenders(settings, version)
-        assert timed[-1] == layout.AA and {"block", "scan"} <= set(timed)
+        assert (layout.AA in timed) == (version in settings["aa_versions"]) and {"block", "scan"} <= set(timed)
     assert any("solr-join" in settings["contenders"][v] for v in settings["versions"])
 
 

@@ -58,8 +58,8 @@ def system(name: str) -> str:
 
 
 def contenders(settings: dict[str, Any], version: str) -> list[str]:
-    """The contenders timed on ``version``, plus the A/A contender."""
-    return [*settings["contenders"][version], AA]
+    """The contenders timed on ``version``, plus the A/A contender where ``aa_versions`` has the version."""
+    return [*settings["contenders"][version], *([AA] if version in settings["aa_versions"] else [])]
 
 
 def jobs(settings: dict[str, Any]) -> list[tuple[str, str]]:

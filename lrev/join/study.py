@@ -63,6 +63,10 @@ def check(join: dict[str, Any]) -> None:
             raise ConfigError(f"config error at 'join.contenders.{version}': '{BASELINE}' must be a contender "
                               "(ratios are taken against it)")
         check_contenders(f"join.contenders.{version}", version, listed)
+    stray = [v for v in join["aa_versions"] if v not in join["versions"]]
+    if stray:
+        raise ConfigError(f"config error at 'join.aa_versions': {', '.join(stray)} not in join.versions "
+                          f"{join['versions']}")
     sweep = join["sweep"]
     if sweep["version"] not in join["versions"]:
         raise ConfigError(f"config error at 'join.sweep.version': {sweep['version']} is not one of join.versions "
