@@ -38,14 +38,9 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
     queries = layout.corpus_dir(root_) / "queries.tsv"
     # The same query stream and arrival times for every contender and version of a round.
     seed = int(join["seed"]) * 1000 + round
-    top_n, warmup, plan = join["top_n"], join["warmup"], join["load"]
+    top_n, plan = join["top_n"], join["load"]
     with engine.Bench(index, join["directory"], layout.contender(contender), queries) as bench:
-        gate = bench.gate(top_n).rename(columns={"total": "hits"})
-        closed = bench.closed_loop(top_n, warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
-                                   warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"], seed)
-        closed = closed.drop(columns="contender")
-        measured = closed[closed["phase"] == "measure"]
-        service_ns = measured["nanos"].sum() / measured["ops"].sum()
+        gate, closed, service_ns = gate_and_warm_up(bench, join, seed)
         capacity = os.cpu_count() * 1e9 / service_ns
         intervals: list[pd.DataFrame] = []
 
@@ -78,7 +73,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         "service_ms": service_ns / NS_PER_MS, "capacity_rps": capacity,
         "stable": int(closed["stable"].iloc[0]), "ordinal_map_ms": ordinal_map_ms,
         "profiled_rps": hot_rate, "profile_samples": int(frames["total"].iloc[0]) if len(frames) else 0,
-        **{f"{mark}_share": share(marks, name) for mark, name in layout.MARKS.items()}}])
+        **{f"{mark}_share": mark_share(marks, name) for mark, name in layout.MARKS.items()}}])
     tables = {"gate": gate, "closed": closed, "steps": steps,
               "intervals": pd.concat(intervals, ignore_index=True), "saturation": saturation, "frames": frames}
     if contender in join["cold"]["contenders"].get(version, []):
@@ -94,21 +89,27 @@ def sweep(root: str, version: str, round: int, contender: str, corpus: str, out:
     root_ = Path(root)
     system = layout.system(contender)
     index = layout.index_dir(root_, version, system, corpus) / layout.OPENED[system]
-    warmup = join["warmup"]
     keys = read_json(layout.corpus_dir(root_, corpus) / "manifest.json")["join_keys"]
     with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root_, corpus) / "queries.tsv") as bench:
-        gate = bench.gate(join["top_n"]).rename(columns={"total": "hits"})
-        closed = bench.closed_loop(join["top_n"], warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
-                                   warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"],
-                                   int(join["seed"]) * 1000 + round)
-    measured = closed[closed["phase"] == "measure"]
-    row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys,
-           "service_ms": measured["nanos"].sum() / measured["ops"].sum() / NS_PER_MS,
+        gate, closed, service_ns = gate_and_warm_up(bench, join, int(join["seed"]) * 1000 + round)
+    row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
     return {"sweep_gate": gate.assign(corpus=corpus), "sweep": pd.DataFrame([row])}
 
 
-def share(marks: pd.DataFrame, name: str) -> float:
+def gate_and_warm_up(bench: engine.Bench, join: dict[str, Any], seed: int) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """The correctness gate, then the closed loop until steady: (gate, the loop's iterations, the service time in
+    ns from its measured iterations)."""
+    warmup = join["warmup"]
+    gate = bench.gate(join["top_n"]).rename(columns={"total": "hits"})
+    closed = bench.closed_loop(join["top_n"], warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
+                               warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"], seed)
+    closed = closed.drop(columns="contender")
+    measured = closed[closed["phase"] == "measure"]
+    return gate, closed, measured["nanos"].sum() / measured["ops"].sum()
+
+
+def mark_share(marks: pd.DataFrame, name: str) -> float:
     if name not in marks.index or not marks.loc[name, "total"]:
         return math.nan
     return float(marks.loc[name, "samples"] / marks.loc[name, "total"])
