@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from lrev import config, load
-from lrev.join import layout
+from lrev.join import layout, summary
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +65,18 @@ def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
         frames = pd.read_parquet(out / "frames.parquet")
         marks = frames[frames["kind"] == "mark"]
         assert set(marks["name"]) == set(layout.MARKS.values()) and (marks["total"] > 0).all()
+
+
+def test_the_index_sizes_the_paper_states_are_those_of_the_index_files(join_run):
+    root, _, _ = join_run
+    join = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    table = summary.index_table(summary.load(root / "results", join["versions"]))
+    cold_systems = {(v, layout.system(c)) for v, cs in join["cold"]["contenders"].items() for c in cs}
+    assert set(zip(table["version"], table["system"])) == cold_systems
+    for r in table.to_dict(orient="records"):
+        files = (layout.index_dir(root, r["version"], r["system"]) / layout.FILES[r["system"]]).iterdir()
+        assert r["bytes"] == sum(f.stat().st_size for f in files if f.is_file())
+        assert 0 < r["terms_and_postings"] < r["bytes"]
 
 
 def test_the_sweep_gated_each_corpus_and_timed_every_share(join_run):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from lrev.config import version_key
 from lrev.join import figures, layout, summary
 from lrev.paper import fmt, interval, provenance_row
 
@@ -20,7 +21,8 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
             f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, {load['refine']} bisection steps; "
             f"profiled step of {p['profile']['seconds']:g} s, JFR every {p['profile']['period_ms']} ms; cold runs of {cold['seconds']:g} s at "
-            f"{cold['fraction']:g} x the saturation rate for {', '.join(cold['contenders'])} ({runs}); sweep on "
+            f"{cold['fraction']:g} x the saturation rate for "
+            f"{'; '.join(f'{v}: ' + ', '.join(cold['contenders'][v]) for v in sorted(cold['contenders'], key=version_key))} ({runs}); sweep on "
             f"{sweep['version']}: {', '.join(sweep['contenders'])} at "
             f"{', '.join(str(k) for k in sweep['shares'])} parents per key; {p['rounds']} rounds; seed {p['seed']}")
 
@@ -54,6 +56,21 @@ def cold_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
              "read_calls_kb": fmt(r["syscall_kb_per_query"], 2), "storage_kb": fmt(r["read_kb_per_query"], 2),
              "kb_per_transaction": fmt(r["kb_per_transaction"], 1), "hot_share": percent(r["hot_share"])}
             for r in summary.cold_table(data).to_dict(orient="records")]
+
+
+def index_numbers(data: summary.JoinResults) -> dict[str, Any]:
+    """The indexes' sizes in MB (all files; terms and postings files), as ranges over versions and systems."""
+    table = summary.index_table(data)
+    if table.empty:
+        return {"known": False}
+
+    def mb(column: str) -> str:
+        return f"{table[column].min() / 1e6:,.0f}-{table[column].max() / 1e6:,.0f}"
+
+    return {"known": True, "total_mb": mb("bytes"), "terms_and_postings_mb": mb("terms_and_postings"),
+            "rows": [{"version": r["version"], "system": r["system"], "mb": f"{r['bytes'] / 1e6:,.0f}",
+                      "terms_and_postings_mb": f"{r['terms_and_postings'] / 1e6:,.0f}"}
+                     for r in table.to_dict(orient="records")]}
 
 
 def frame_rows(data: summary.JoinResults, top: int = 3) -> list[dict[str, Any]]:
@@ -115,6 +132,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                                     (layout.BASELINE, "terms"), (layout.BASELINE, "ordinals"),
                                     (layout.AA, layout.BASELINE)]),
         "cold": cold_rows(data),
+        "indexes": index_numbers(data),
         "frames": frame_rows(data),
         "sweep": sweep_rows(data),
         "cold_runs": {"all": len(data.cold), "evicted": int(data.cold["evicted"].sum()),

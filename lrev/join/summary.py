@@ -115,6 +115,15 @@ def residency_table(data: JoinResults, directory: str = "mmap", workers: int = 4
     return by_version(table)
 
 
+def index_table(data: JoinResults) -> pd.DataFrame:
+    """Per version and system (Lucene's or Solr's index): its bytes and those of its terms and postings files, as
+    listed by the first cold run on it (versions without a cold run on a system have no row for it)."""
+    rows = data.residency.drop_duplicates(["version", "system", "extension"])
+    rows = rows.assign(terms_and_postings=rows["bytes"].where(rows["extension"].isin(layout.TERMS_AND_POSTINGS), 0))
+    table = rows.groupby(["version", "system"], as_index=False)[["bytes", "terms_and_postings"]].sum()
+    return by_version(table)
+
+
 def hot_frames(data: JoinResults, kind: str = "self", top: int = 5) -> pd.DataFrame:
     """Per version and contender: the ``top`` frames by ``kind`` samples summed over forks, with their share."""
     rows = data.frames[data.frames["kind"] == kind]
