@@ -9,6 +9,8 @@ it at parse time).
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +89,17 @@ class Config:
     @property
     def lucene_versions(self) -> list[str]:
         return list(self.raw["lucene_versions"])
+
+    def resolved(self) -> dict[str, Any]:
+        """What the run measures: the scale, the versions and each study's effective settings (not where the
+        outputs go)."""
+        return {"scale": self.scale, "lucene_versions": self.lucene_versions, "studies": self.studies}
+
+    @property
+    def digest(self) -> str:
+        """sha256 of :meth:`resolved` (keys sorted), first 16 hex digits: the paper's title page shows it."""
+        text = json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def study(self, name: str) -> dict[str, Any]:
         """The effective settings of a study in ``studies``."""

@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from lrev import config
+from lrev import cite, config
 from lrev.config import REPO
 
 
@@ -20,6 +20,19 @@ def test_paper_is_built_and_its_path_printed(smoke_run):
     shown = subprocess.run([sys.executable, "-m", "lrev.config", "--paper-pdf", "--cores", "2",
                             "--config", "scale=smoke", f"outdir={root.parent}"], cwd=REPO, capture_output=True, text=True)
     assert shown.stdout.strip() == f"paper: {pdf.resolve()}"
+
+
+def test_the_paper_carries_its_identity_and_citation(smoke_run):
+    root, _, _ = smoke_run
+    meta = json.loads((root / "paper" / "numbers.json").read_text())["meta"]
+    assert meta["config_digest"] == config.load({"scale": "smoke", "outdir": str(root.parent)}).digest
+    assert meta["citation"]["version"] == cite.version() and meta["citation"]["bibtex"] == cite.bibtex()
+    assert re.fullmatch(r"[0-9a-f]{40}", meta["git"]["sha"]) and isinstance(meta["git"]["dirty"], bool)
+    # Typst writes the document's metadata as uncompressed XMP.
+    pdf = (root / "paper" / "lucene-revisited.pdf").read_bytes().decode("latin-1")
+    title = cite.load()["preferred-citation"]["title"]
+    assert f'<rdf:li xml:lang="x-default">{title}</rdf:li>' in pdf
+    assert f"<pdf:Keywords>{', '.join(cite.load()['keywords'])}</pdf:Keywords>" in pdf
 
 
 def test_second_run_has_nothing_to_do(smoke_run):

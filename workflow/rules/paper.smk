@@ -48,10 +48,13 @@ rule paper:
     input:
         numbers=[ROOT / f"paper/{s}.json" for s in CFG.studies],
         sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
-        code="lrev/paper.py",
+        code=["lrev/paper.py", "lrev/cite.py"],
+        citation=["CITATION.cff", "pyproject.toml"],
     output:
         PAPER,
     params:
         studies=" ".join(f"--study {s} {ROOT}/paper/{s}.json" for s in CFG.studies),
+        digest=CFG.digest,
     shell:
-        "{PY} -m lrev.paper compile --scale {CFG.scale} {params.studies} --out {output}"
+        "{PY} -m lrev.paper compile --scale {CFG.scale} --config-digest {params.digest} {params.studies}"
+        " --out {output}"

@@ -1,0 +1,44 @@
+"""Command-line tools whose dependencies clash with the project's environment, each in a venv of its own.
+
+``tools/<name>.txt`` pins a tool and all its dependencies; :func:`executable` installs them into
+``.tools/<name>/`` on first use (again whenever the pins change) and returns the path of the tool's command.
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from lrev.config import REPO
+
+PINS = REPO / "tools"
+HOME = REPO / ".tools"
+
+
+class ToolError(RuntimeError):
+    """A tool could not be installed; the message says which and why."""
+
+
+def executable(name: str) -> Path:
+    """The command ``name`` from its own venv, installed from ``tools/<name>.txt`` if needed."""
+    pins = PINS / f"{name}.txt"
+    if not pins.is_file():
+        raise ToolError(f"no pins for tool '{name}': {pins} is missing")
+    home = HOME / name
+    stamp = home / "pins.sha256"
+    digest = hashlib.sha256(pins.read_bytes()).hexdigest()
+    command = home / "bin" / name
+    # The stamp is written last: a killed install leaves no stamp, and the next call starts over.
+    if not (stamp.is_file() and stamp.read_text() == digest and command.is_file()):
+        shutil.rmtree(home, ignore_errors=True)
+        print(f"tools: installing {name} into {home} ...", file=sys.stderr)
+        venv.create(home, with_pip=True)
+        done = subprocess.run([str(home / "bin" / "python"), "-m", "pip", "install", "-q", "-r", str(pins)],
+                              capture_output=True, text=True)
+        if done.returncode != 0 or not command.is_file():
+            raise ToolError(f"cannot install {name} from {pins}:\n{done.stderr[-2000:]}")
+        stamp.write_text(digest)
+    return command
