@@ -23,9 +23,11 @@ include: "workflow/rules/engine.smk"
 for _study in CFG.studies:
     include: f"workflow/rules/{_study}.smk"
 include: "workflow/rules/paper.smk"
+include: "workflow/rules/gallery.smk"
 
 
 rule all:
     input:
         PAPER,
+        ROOT / "gallery/index.html",
 

@@ -35,6 +35,18 @@ def test_the_paper_carries_its_identity_and_citation(smoke_run):
     assert f"<pdf:Keywords>{', '.join(cite.load()['keywords'])}</pdf:Keywords>" in pdf
 
 
+def test_the_gallery_renders_every_executed_notebook_with_its_figures(smoke_run):
+    root, _, _ = smoke_run
+    cfg = config.load({"scale": "smoke"})
+    expected = {f"pk-{v}" for v in cfg.study("pk")["versions"]} | (set(cfg.studies) - {"pk"})
+    index = (root / "gallery" / "index.html").read_text()
+    assert set(re.findall(r'<a href="([\w.-]+)\.html">', index)) == expected
+    for name in expected:
+        page = (root / "gallery" / f"{name}.html").read_text()
+        assert "data:image/png;base64," in page, name  # the figures, embedded
+        assert "Traceback" not in page, name
+
+
 def test_second_run_has_nothing_to_do(smoke_run):
     _, _, second = smoke_run
     assert second.returncode == 0
@@ -44,12 +56,12 @@ def test_second_run_has_nothing_to_do(smoke_run):
 @pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
 def test_listing_one_study_reruns_no_job_of_any_study(smoke_run, study):
     # Each study's jobs depend on its own inputs only: after a run of all of them, a paper of one
-    # rebuilds the paper and nothing else.
+    # rebuilds the paper and the gallery, nothing else.
     root, _, _ = smoke_run
     dry = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "2", "--config", "scale=smoke",
                           f"outdir={root.parent}", f"studies=[{study}]"], cwd=REPO, capture_output=True, text=True)
     assert dry.returncode == 0, dry.stderr[-2000:]
-    assert set(re.findall(r"^(?:local)?rule (\w+):", dry.stdout + dry.stderr, re.M)) <= {"paper", "all"}
+    assert set(re.findall(r"^(?:local)?rule (\w+):", dry.stdout + dry.stderr, re.M)) <= {"paper", "gallery", "all"}
 
 
 def test_every_version_has_results_with_provenance(smoke_run):

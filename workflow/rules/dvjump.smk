@@ -104,4 +104,5 @@ STUDY_OUTPUTS["dvjump"] = {
     "results": [f for v in DVJ["versions"] for f in dvj_results(v)],
     "figures": rules.dvjump_figures.output,
     "code": [*DVJ_SUMMARY_CODE, "lrev/dvjump/numbers.py", "lrev/dvjump/figures.py"],
+    "notebooks": {"dvjump": ROOT / "results/dvjump/dvjump.ipynb"},
 }

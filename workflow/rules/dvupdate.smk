@@ -136,4 +136,5 @@ STUDY_OUTPUTS["dvupdate"] = {
     "results": [f for v in DVU["versions"] for f in dvu_results(v)],
     "figures": rules.dvupdate_figures.output,
     "code": [*DVU_SUMMARY_CODE, "lrev/dvupdate/numbers.py", "lrev/dvupdate/figures.py"],
+    "notebooks": {"dvupdate": ROOT / "results/dvupdate/dvupdate.ipynb"},
 }

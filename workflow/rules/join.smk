@@ -105,4 +105,5 @@ STUDY_OUTPUTS["join"] = {
     "results": [f for v in JOIN["versions"] for f in join_results(v)],
     "figures": rules.join_figures.output,
     "code": [*JOIN_SUMMARY_CODE, "lrev/join/numbers.py", "lrev/join/figures.py"],
+    "notebooks": {"join": ROOT / "results/join/join.ipynb"},
 }

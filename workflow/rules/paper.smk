@@ -1,7 +1,8 @@
 # Claim verdicts, the paper's numbers and the paper, from the studies' result files only. Each study's rule
 # file registers, before this file is read:
 #   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files],
-#                             "code": [the study's Python that reads its results]}
+#                             "code": [the study's Python that reads its results],
+#                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
 STUDY_NAMES = "|".join(CFG.studies)
 CLAIMS_CODE = ["lrev/claims.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py",
                "lrev/manifest.py"]

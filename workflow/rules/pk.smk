@@ -101,4 +101,5 @@ STUDY_OUTPUTS["pk"] = {
     "results": [f for v in PK["versions"] for f in pk_results(v)],
     "figures": rules.pk_figures.output,
     "code": [*PK_SUMMARY_CODE, "lrev/pk/numbers.py"],
+    "notebooks": {f"pk-{v}": ROOT / f"results/pk/{v}/pk.ipynb" for v in PK["versions"]},
 }

@@ -1,0 +1,136 @@
+"""One archive of a run, to deposit and cite: ``lucene-revisited-<version>-<scale>.tar.gz``.
+
+    python -m lrev.artifact [snakemake options]     (./run artifact; the options select the run, as for ./run paper)
+
+It holds, below one folder of the archive's name: the paper (PDF and the numbers it was built from); the results
+(every table, manifest, ``claims.json`` and executed notebook, without the forks' raw files); the figures; the
+gallery, if built; the corpora's and indexes' manifests; ``environment.lock.json`` (the Python packages, the JDK
+and every jar on each engine's classpath, with its sha256); and ``SHA256SUMS`` over all of it, in the format
+``sha256sum -c`` reads. :func:`extract` unpacks an archive and verifies every checksum.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import platform
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from lrev import cite, config, engine, jdk, provenance
+from lrev.io import atomic_path, read_json, sha256_file, write_json
+
+SUMS = "SHA256SUMS"
+LOCK = "environment.lock.json"
+PAPER = Path("paper") / "lucene-revisited.pdf"
+#: What of a run goes in, by glob below the run's root; files below a ``forks`` folder stay out.
+INCLUDE = ("paper/*.pdf", "paper/*.json", "results/**/*.parquet", "results/**/manifest.json",
+           "results/**/claims.json", "results/**/*.ipynb", "figures/**/*", "gallery/**/*",
+           "corpora/**/manifest.json", "indexes/**/manifest.json")
+
+
+class ArtifactError(ValueError):
+    """A run that cannot be archived, or an archive that fails its checksums; the message says which file."""
+
+
+def name(scale: str) -> str:
+    return f"lucene-revisited-{cite.version()}-{scale}"
+
+
+def run_files(root: Path) -> list[Path]:
+    """The run's files that go in, relative to ``root``, sorted."""
+    found = {p.relative_to(root) for pattern in INCLUDE for p in root.glob(pattern) if p.is_file()}
+    return sorted(p for p in found if "forks" not in p.parts)
+
+
+def engines(root: Path) -> dict[str, list[str]]:
+    """The studies of the run and the versions their claims were judged on."""
+    return {p.parent.name: read_json(p)["versions"] for p in sorted(root.glob("results/*/claims.json"))}
+
+
+def environment_lock(root: Path) -> dict[str, Any]:
+    """Python and its packages, the JDK, and each study's engine classpath (jar name, Maven path, sha256)."""
+    home = jdk.find_jdk()
+    release = dict(line.split("=", 1) for line in (home / "release").read_text().splitlines() if "=" in line)
+    jars: dict[str, dict[str, Any]] = {}
+    for study, versions in engines(root).items():
+        for version in versions:
+            for path in map(Path, engine.classpath(study, version)):
+                key = str(path) if path.name != "engine.jar" else f"{study}/{version}/engine.jar"
+                entry = jars.setdefault(key, {"file": path.name, "sha256": sha256_file(path), "used_by": []})
+                entry["used_by"].append(f"{study}/{version}")
+    m2 = Path.home() / ".m2" / "repository"
+    return {
+        "python": {"version": platform.python_version(), "implementation": platform.python_implementation(),
+                   "packages": {d.metadata["Name"]: d.version for d in sorted(
+                       importlib.metadata.distributions(), key=lambda d: d.metadata["Name"].lower())}},
+        "jdk": {"home": str(home), "release": {k: v.strip('"') for k, v in release.items()}},
+        "jars": [{"path": str(Path(k).relative_to(m2)) if Path(k).is_relative_to(m2) else k, **v}
+                 for k, v in sorted(jars.items())],
+        "host": provenance.host(), "git": provenance.git(),
+    }
+
+
+def build(root: Path, scale: str) -> Path:
+    """Write ``<root>/<name>.tar.gz``; refuses, writing nothing, when the run has no paper yet."""
+    if not (root / PAPER).is_file():
+        raise ArtifactError(f"no paper in {root}: {root / PAPER} is missing; build it first with "
+                            f"./run paper --config scale={scale}")
+    files = run_files(root)
+    top = name(scale)
+    out = root / f"{top}.tar.gz"
+    with tempfile.TemporaryDirectory() as tmp:
+        lock = Path(tmp) / LOCK
+        write_json(lock, environment_lock(root))
+        sources = {Path(top) / f: root / f for f in files} | {Path(top) / LOCK: lock}
+        sums = Path(tmp) / SUMS
+        sums.write_text("".join(f"{sha256_file(src)}  {arc.relative_to(top)}\n"
+                                for arc, src in sorted(sources.items())))
+        sources[Path(top) / SUMS] = sums
+        with atomic_path(out, ".tar.gz") as part, tarfile.open(part, "w:gz") as tar:
+            for i, (arc, src) in enumerate(sorted(sources.items()), 1):
+                tar.add(src, arcname=str(arc), recursive=False)
+                if i % 200 == 0:
+                    print(f"artifact: {i}/{len(sources)} files", file=sys.stderr)
+    return out
+
+
+def extract(archive: Path, dest: Path) -> Path:
+    """Unpack ``archive`` into ``dest`` and verify ``SHA256SUMS``; returns the run folder inside. Raises
+    :class:`ArtifactError` naming the archive and the first file that is missing, altered or not listed."""
+    if not tarfile.is_tarfile(archive):
+        raise ArtifactError(f"{archive} is not a tar archive")
+    with tarfile.open(archive) as tar:
+        tar.extractall(dest, filter="data")
+    tops = [p for p in dest.iterdir() if p.is_dir()]
+    if len(tops) != 1 or not (tops[0] / SUMS).is_file():
+        raise ArtifactError(f"{archive} holds no {SUMS} below a single top folder: not an artifact of this project")
+    top = tops[0]
+    listed = dict(reversed(line.split("  ", 1)) for line in (top / SUMS).read_text().splitlines())
+    for rel, expected in sorted(listed.items()):
+        path = top / rel
+        if not path.is_file():
+            raise ArtifactError(f"{archive}: {rel} is listed in {SUMS} but missing")
+        if sha256_file(path) != expected:
+            raise ArtifactError(f"{archive}: {rel} fails its checksum in {SUMS}")
+    present = sorted(str(p.relative_to(top)) for p in top.rglob("*") if p.is_file())
+    unlisted = [p for p in present if p != SUMS and p not in listed]
+    if unlisted:
+        raise ArtifactError(f"{archive}: {unlisted[0]} is not listed in {SUMS}")
+    return top
+
+
+def main(argv: list[str]) -> int:
+    try:
+        cfg = config.from_snakemake_args(argv)
+        out = build(config.REPO / cfg.root, cfg.scale)
+    except (config.ConfigError, ArtifactError, FileNotFoundError) as exc:
+        print(f"artifact: {exc}", file=sys.stderr)
+        return 2
+    print(f"artifact: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

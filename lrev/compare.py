@@ -1,0 +1,204 @@
+"""Compare two runs: which verdicts flipped, which measured ratios moved beyond their confidence intervals, and
+what differs in config, versions and environment.
+
+    python -m lrev.compare A B [--out FILE.md]     (./run compare A B)
+
+A and B are run folders (``runs/<scale>``, or any folder with ``results/<study>/claims.json``) or artifact archives
+(:mod:`lrev.artifact`, checksums verified first). The report is Markdown, printed and written to ``--out``
+(default ``runs/compare/<A>-vs-<B>.md``). Nothing is written when an input is not a run or fails its checksums.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tarfile
+import tempfile
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lrev import artifact
+from lrev.config import REPO
+from lrev.io import atomic_path, read_json
+
+
+class NotARun(ValueError):
+    """An input that is neither a run folder nor a valid artifact; the message names it."""
+
+
+@dataclass(frozen=True)
+class Run:
+    label: str
+    source: Path  # the folder or archive given
+    root: Path
+    claims: dict[str, dict[str, Any]]  # by study
+    manifests: dict[tuple[str, str], dict[str, Any]]  # by (study, version)
+    lock: dict[str, Any] | None
+
+
+def open_run(path: Path, stack: ExitStack) -> Run:
+    """A run folder, or an archive unpacked into a temporary folder that ``stack`` removes."""
+    if path.is_file() and tarfile.is_tarfile(path):
+        root = artifact.extract(path, Path(stack.enter_context(tempfile.TemporaryDirectory())))
+        label = path.name.removesuffix(".tar.gz")
+    elif path.is_dir():
+        root, label = path, "-".join(path.resolve().parts[-2:])
+    else:
+        raise NotARun(f"{path} is neither a run folder nor an artifact archive")
+    claims = {p.parent.name: read_json(p) for p in sorted(root.glob("results/*/claims.json"))}
+    if not claims:
+        raise NotARun(f"{path} is not a run: no results/<study>/claims.json below it")
+    manifests = {(study, version): read_json(root / "results" / study / version / "manifest.json")
+                 for study, c in claims.items() for version in c["versions"]
+                 if (root / "results" / study / version / "manifest.json").is_file()}
+    lock = read_json(root / artifact.LOCK) if (root / artifact.LOCK).is_file() else None
+    return Run(label, path, root, claims, manifests, lock)
+
+
+def cells(run: Run) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Each verdict by (study, claim, version)."""
+    return {(study, v["claim"], v["version"]): v for study, c in run.claims.items() for v in c["verdicts"]}
+
+
+def parts(verdict: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A verdict's measured parts by label (numbered when a label repeats)."""
+    out: dict[str, dict[str, Any]] = {}
+    for part in verdict.get("parts", []):
+        label, n = part.get("label", "?"), 2
+        while label in out:
+            label, n = f"{part.get('label', '?')} ({n})", n + 1
+        out[label] = part
+    return out
+
+
+def flipped(a: Run, b: Run) -> list[dict[str, str]]:
+    """The cells present in both runs whose verdict differs."""
+    ca, cb = cells(a), cells(b)
+    return [{"study": k[0], "claim": k[1], "version": k[2], "a": ca[k]["verdict"], "b": cb[k]["verdict"]}
+            for k in sorted(ca.keys() & cb.keys()) if ca[k]["verdict"] != cb[k]["verdict"]]
+
+
+def only_in(a: Run, b: Run) -> list[tuple[str, str, str]]:
+    return sorted(cells(a).keys() - cells(b).keys())
+
+
+def moved(a: Run, b: Run) -> list[dict[str, Any]]:
+    """Measured parts of the same cell whose confidence intervals do not overlap."""
+    out = []
+    ca, cb = cells(a), cells(b)
+    for key in sorted(ca.keys() & cb.keys()):
+        pa, pb = parts(ca[key]), parts(cb[key])
+        for label in sorted(pa.keys() & pb.keys()):
+            x, y = pa[label], pb[label]
+            if any(x.get(f) is None or y.get(f) is None for f in ("value", "low", "high")):
+                continue
+            if x["high"] < y["low"] or y["high"] < x["low"]:
+                out.append({"study": key[0], "claim": key[1], "version": key[2], "label": label,
+                            "a": x["value"], "a_ci": (x["low"], x["high"]),
+                            "b": y["value"], "b_ci": (y["low"], y["high"])})
+    return out
+
+
+def flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        return {k: v for key, sub in value.items() for k, v in flat(sub, f"{prefix}{key}.").items()}
+    return {prefix.rstrip("."): value}
+
+
+def differences(x: dict[str, Any], y: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    fx, fy = flat(x), flat(y)
+    return [(k, fx.get(k, "(absent)"), fy.get(k, "(absent)")) for k in sorted(fx.keys() | fy.keys())
+            if fx.get(k, "(absent)") != fy.get(k, "(absent)")]
+
+
+def config_differences(a: Run, b: Run) -> list[tuple[str, Any, Any]]:
+    """Per study, the parameters its manifests recorded (those of its first version), and its versions."""
+    def settings(run: Run) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for study, c in run.claims.items():
+            first = next((m for (s, _), m in run.manifests.items() if s == study), {})
+            out[study] = {"versions": ", ".join(c["versions"]), "scale": first.get("scale"),
+                          **first.get("parameters", {})}
+        return out
+
+    return differences(settings(a), settings(b))
+
+
+def environment_differences(a: Run, b: Run) -> list[tuple[str, Any, Any]]:
+    """JDK, flags, host, git and Lucene as the manifests recorded them; Python packages and jars when both are
+    artifacts (their environment lock)."""
+    def env(run: Run) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for (study, version), m in sorted(run.manifests.items()):
+            out[f"{study}/{version}"] = {
+                "lucene": m.get("lucene_version_reported"), "jdk": f"{m['jdk']['vendor']} {m['jdk']['version']}",
+                "flags": " ".join(m["jdk"]["flags"]), "cpu": m["host"]["cpu_model"], "cores": m["host"]["cores"],
+                "ram_bytes": m["host"]["ram_bytes"], "kernel": m["host"]["kernel"], "git": m["git"]["sha"]}
+        if run.lock is not None and a.lock is not None and b.lock is not None:
+            out["python packages"] = run.lock["python"]["packages"]
+            out["jars"] = {j["path"]: j["sha256"] for j in run.lock["jars"]}
+        return out
+
+    return differences(env(a), env(b))
+
+
+def fmt(x: Any) -> str:
+    return f"{x:.3g}" if isinstance(x, float) else str(x)
+
+
+def report(a: Run, b: Run) -> str:
+    flips, shifts = flipped(a, b), moved(a, b)
+    lines = [f"# Compare `{a.label}` (A) with `{b.label}` (B)", "",
+             f"A: {a.source}  ", f"B: {b.source}", "", f"## Verdicts that flipped ({len(flips)})", ""]
+    if flips:
+        lines += ["| study | claim | version | A | B |", "|---|---|---|---|---|"]
+        lines += [f"| {r['study']} | {r['claim']} | {r['version']} | {r['a']} | {r['b']} |" for r in flips]
+    else:
+        lines.append("None.")
+    for side, x, y in (("A", a, b), ("B", b, a)):
+        extra = only_in(x, y)
+        if extra:
+            lines += ["", f"Judged in {side} only: " + ", ".join(f"{s} {c} on {v}" for s, c, v in extra) + "."]
+    lines += ["", f"## Measurements that moved beyond their confidence intervals ({len(shifts)})", ""]
+    if shifts:
+        lines += ["| study | claim | version | measured | A [CI] | B [CI] |", "|---|---|---|---|---|---|"]
+        lines += [f"| {r['study']} | {r['claim']} | {r['version']} | {r['label']} | {fmt(r['a'])} "
+                  f"[{fmt(r['a_ci'][0])}, {fmt(r['a_ci'][1])}] | {fmt(r['b'])} "
+                  f"[{fmt(r['b_ci'][0])}, {fmt(r['b_ci'][1])}] |" for r in shifts]
+    else:
+        lines.append("None: every measurement of both runs' common cells has overlapping intervals.")
+    for title, rows in (("Config and versions", config_differences(a, b)),
+                        ("Environment", environment_differences(a, b))):
+        lines += ["", f"## {title}: differences ({len(rows)})", ""]
+        if rows:
+            lines += ["| key | A | B |", "|---|---|---|"]
+            lines += [f"| `{k}` | {fmt(x)} | {fmt(y)} |" for k, x, y in rows]
+        else:
+            lines.append("None.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("a", type=Path)
+    ap.add_argument("b", type=Path)
+    ap.add_argument("--out", type=Path, help="the Markdown file (default runs/compare/<A>-vs-<B>.md)")
+    args = ap.parse_args(argv)
+    with ExitStack() as stack:
+        try:
+            a, b = open_run(args.a, stack), open_run(args.b, stack)
+        except (NotARun, artifact.ArtifactError) as exc:
+            print(f"compare: {exc}", file=sys.stderr)
+            return 2
+        text = report(a, b)
+        out = args.out or REPO / "runs" / "compare" / f"{a.label}-vs-{b.label}.md"
+    with atomic_path(out, ".md") as tmp:
+        tmp.write_text(text)
+    print(text, end="")
+    print(f"compare: wrote {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""`./run compare A B`: flipped verdicts, measurements that moved beyond their intervals, config and environment
+differences; refuses what is not a run."""
+from __future__ import annotations
+
+import json
+import shutil
+import tarfile
+from contextlib import ExitStack
+
+import pytest
+
+from conftest import run_smoke
+from lrev import artifact, compare
+
+
+def results_copy(root, dest):
+    """A run folder holding a copy of ``root``'s results (the part compare reads)."""
+    shutil.copytree(root / "results", dest / "results", ignore=shutil.ignore_patterns("forks"))
+    return dest
+
+
+def open_both(a, b):
+    stack = ExitStack()
+    return stack, compare.open_run(a, stack), compare.open_run(b, stack)
+
+
+def test_a_verdict_changed_in_a_copy_is_the_only_flipped_row(smoke_run, tmp_path):
+    root, _, _ = smoke_run
+    copy = results_copy(root, tmp_path / "b")
+    path = copy / "results" / "join" / "claims.json"
+    claims = json.loads(path.read_text())
+    cell = claims["verdicts"][0]
+    old, new = cell["verdict"], "fails" if cell["verdict"] != "fails" else "holds"
+    cell["verdict"] = new
+    path.write_text(json.dumps(claims))
+    stack, a, b = open_both(root, copy)
+    with stack:
+        assert compare.flipped(a, b) == [{"study": "join", "claim": cell["claim"], "version": cell["version"],
+                                          "a": old, "b": new}]
+        assert compare.moved(a, b) == [] and compare.config_differences(a, b) == []
+        assert compare.environment_differences(a, b) == []
+
+
+def test_two_smoke_runs_with_different_configs(smoke_run, tmp_path):
+    a_root, _, _ = smoke_run
+    b_root, _, _ = run_smoke(tmp_path / "runs", "studies=[join]", "join={rounds: 3}")
+    stack, a, b = open_both(a_root, b_root)
+    with stack:
+        va = {(v["claim"], v["version"]): v["verdict"] for v in a.claims["join"]["verdicts"]}
+        vb = {(v["claim"], v["version"]): v["verdict"] for v in b.claims["join"]["verdicts"]}
+        expected = sorted((c, v, va[(c, v)], vb[(c, v)]) for c, v in va if va[(c, v)] != vb[(c, v)])
+        assert [(r["claim"], r["version"], r["a"], r["b"]) for r in compare.flipped(a, b)] == expected
+        assert ("join.rounds", 2, 3) in compare.config_differences(a, b)
+        assert {s for s, _, _ in compare.only_in(a, b)} == set(a.claims) - {"join"}
+        assert compare.only_in(b, a) == []
+        for r in compare.moved(a, b):
+            assert r["a_ci"][1] < r["b_ci"][0] or r["b_ci"][1] < r["a_ci"][0]
+        out = tmp_path / "report.md"
+        assert compare.main([str(a_root), str(b_root), "--out", str(out)]) == 0
+        text = out.read_text()
+        assert f"## Verdicts that flipped ({len(expected)})" in text
+        for claim, version, was, now in expected:
+            assert f"| join | {claim} | {version} | {was} | {now} |" in text
+        assert "| `join.rounds` | 2 | 3 |" in text
+
+
+def test_an_archive_compares_like_its_run_folder(smoke_run, tmp_path):
+    root, _, _ = smoke_run
+    archive = artifact.build(root, "smoke")
+    stack, a, b = open_both(root, archive)
+    with stack:
+        assert compare.flipped(a, b) == [] and compare.moved(a, b) == []
+        assert compare.config_differences(a, b) == []
+
+
+@pytest.mark.parametrize("kind", ["empty folder", "missing path", "not an archive"])
+def test_what_is_not_a_run_is_refused_and_nothing_written(tmp_path, capsys, kind):
+    target = {"empty folder": tmp_path / "empty", "missing path": tmp_path / "nowhere",
+              "not an archive": tmp_path / "notes.txt"}[kind]
+    if kind == "empty folder":
+        target.mkdir()
+    elif kind == "not an archive":
+        target.write_text("hello")
+    out = tmp_path / "report.md"
+    assert compare.main([str(target), str(target), "--out", str(out)]) == 2
+    assert str(target) in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_an_archive_failing_its_checksums_is_refused(smoke_run, tmp_path, capsys):
+    root, _, _ = smoke_run
+    top = artifact.extract(artifact.build(root, "smoke"), tmp_path / "x")
+    (top / "paper" / "numbers.json").write_text("{}")
+    bad = tmp_path / "bad.tar.gz"
+    with tarfile.open(bad, "w:gz") as tar:
+        tar.add(top, arcname=top.name)
+    out = tmp_path / "report.md"
+    assert compare.main([str(root), str(bad), "--out", str(out)]) == 2
+    assert "paper/numbers.json fails its checksum" in capsys.readouterr().err
+    assert not out.exists()

@@ -1,0 +1,17 @@
+# The gallery: every study's executed notebooks as HTML pages (nbconvert), with an index, at
+# <root>/gallery/index.html. Each study's rule file registers its notebooks, by page name, in
+# STUDY_OUTPUTS[<study>]["notebooks"].
+GALLERY_PAGES = [(s, name, path) for s in CFG.studies for name, path in STUDY_OUTPUTS[s]["notebooks"].items()]
+
+
+rule gallery:
+    input:
+        notebooks=[path for _, _, path in GALLERY_PAGES],
+        code="lrev/gallery.py",
+    output:
+        index=ROOT / "gallery/index.html",
+        pages=[ROOT / f"gallery/{name}.html" for _, name, _ in GALLERY_PAGES],
+    params:
+        pages=" ".join(f"--page {s} {name} {path}" for s, name, path in GALLERY_PAGES),
+    shell:
+        "{PY} -m lrev.gallery --scale {CFG.scale} {params.pages} --out {output.index}"
