@@ -3,6 +3,7 @@ whose result files the analysis tests read (fixtures come from the real code pat
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -63,5 +64,7 @@ def _failure(stderr: str) -> str:
 
 @pytest.fixture(scope="session")
 def smoke_run(tmp_path_factory):
-    """The pipeline as configured (its default studies), at smoke scale, once per session."""
-    return run_smoke(tmp_path_factory.mktemp("runs"))
+    """The pipeline as configured (its default studies), at smoke scale, once per session; in
+    ``$LREV_SMOKE_OUTDIR`` when set (a complete smoke run there is reused: Snakemake finds nothing to do)."""
+    reuse = os.environ.get("LREV_SMOKE_OUTDIR")
+    return run_smoke(Path(reuse).resolve() if reuse else tmp_path_factory.mktemp("runs"))

@@ -36,7 +36,8 @@ def test_the_smoke_archive_unpacks_and_every_checksum_verifies(archive, tmp_path
 
 def test_the_environment_lock_names_python_packages_the_jdk_and_every_jar(archive, tmp_path):
     lock = json.loads((artifact.extract(archive, tmp_path) / artifact.LOCK).read_text())
-    assert lock["python"]["packages"]["snakemake"] and lock["python"]["packages"]["JPype1"]
+    packages = {name.lower(): version for name, version in lock["python"]["packages"].items()}
+    assert packages["snakemake"] == "9.27.1" and packages["jpype1"] == "1.7.1"  # environment.yml's pins
     assert int(lock["jdk"]["release"]["JAVA_VERSION"].split(".")[0]) >= 21
     jars = {j["file"]: j for j in lock["jars"]}
     assert "engine.jar" in jars and any(re.fullmatch(r"lucene-core-[0-9.]+\.jar", f) for f in jars)
