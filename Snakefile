@@ -16,6 +16,8 @@ except lrconfig.ConfigError as err:
 ROOT = CFG.root
 PY = sys.executable  # every step runs in Snakemake's own environment, whatever PATH says
 PAPER = ROOT / "paper" / "lucene-revisited.pdf"
+#: A study's measurement job claims every core, so that nothing runs beside it, at an exclusive scale.
+MEASURE_THREADS = workflow.cores if CFG.exclusive else 1
 #: What each study's rule file registers for the generic claims and paper rules (workflow/rules/paper.smk).
 STUDY_OUTPUTS = {}
 

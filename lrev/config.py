@@ -23,7 +23,7 @@ CONFIG_FILE = REPO / "config" / "config.yaml"
 SCHEMA_FILE = REPO / "config" / "schema.yaml"
 SHIMS_DIR = REPO / "engine" / "shims"
 #: The keys of config/schema.yaml; every other top-level key is a study's block.
-GENERIC_KEYS = ("scale", "outdir", "lucene_versions", "studies", "scales")
+GENERIC_KEYS = ("scale", "outdir", "lucene_versions", "exclusive_scales", "studies", "scales")
 
 
 class ConfigError(ValueError):
@@ -87,13 +87,19 @@ class Config:
         return Path(self.raw["outdir"]) / self.scale
 
     @property
+    def exclusive(self) -> bool:
+        """Whether this scale's measurement jobs run alone on the machine (``exclusive_scales``)."""
+        return self.scale in self.raw["exclusive_scales"]
+
+    @property
     def lucene_versions(self) -> list[str]:
         return list(self.raw["lucene_versions"])
 
     def resolved(self) -> dict[str, Any]:
-        """What the run measures: the scale, the versions and each study's effective settings (not where the
-        outputs go)."""
-        return {"scale": self.scale, "lucene_versions": self.lucene_versions, "studies": self.studies}
+        """What the run measures: the scale, whether measurements had the machine to themselves, the versions
+        and each study's effective settings (not where the outputs go)."""
+        return {"scale": self.scale, "exclusive": self.exclusive, "lucene_versions": self.lucene_versions,
+                "studies": self.studies}
 
     @property
     def digest(self) -> str:

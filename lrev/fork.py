@@ -17,6 +17,7 @@ payload's keys and returns ``{table: DataFrame}``; the child writes ``OUTDIR/<ta
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
@@ -28,12 +29,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 from tqdm import tqdm
 
-from lrev.io import atomic_dir, read_json, write_json, write_parquet
+from lrev.io import atomic_dir, read_json, sha256_file, write_json, write_parquet
 
 JVM_REPORT = "jvm.json"
 #: Each finished job's wall time, written into its folder: what sizes a scale to its time budget.
@@ -108,13 +109,25 @@ def order(jobs: Sequence[Job], round_: int, seed: int) -> list[Job]:
     return out
 
 
+def fingerprint(settings: dict[str, Any], files: Iterable[str | os.PathLike]) -> str:
+    """What a study's forks were made with: its settings and the content of ``files`` (engine jars, fork code).
+    The number of ``rounds`` is left out: every round is a complete, interleaved set of forks, so a run given
+    more rounds keeps the rounds it has and measures only the new ones."""
+    digest = hashlib.sha256(json.dumps({k: v for k, v in settings.items() if k != "rounds"},
+                                       sort_keys=True).encode())
+    for path in files:
+        digest.update(sha256_file(path).encode())
+    return digest.hexdigest()
+
+
 def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLike, fingerprint: str,
                label: str = "forks", after_round: Callable[[Path], object] | None = None) -> Path:
     """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
 
     A job's folder appears only once complete, so a killed run resumes where it stopped: finished
     jobs are kept, each with its wall time in ``timing.json``. ``fingerprint`` names the settings the
-    outputs were made with; folders made with other settings are discarded first. ``after_round(out)``
+    outputs were made with; folders made with other settings are discarded first, and so are rounds
+    beyond ``rounds`` (see :func:`fingerprint`). ``after_round(out)``
     runs after each round, over the rounds so far: a check that raises (answers that disagree) stops
     the run after one round, not after the last.
     """
@@ -127,6 +140,9 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     stamp.write_text(fingerprint)
+    for extra in out.glob("round-*"):  # a run given fewer rounds than it has
+        if int(extra.name.removeprefix("round-")) >= rounds:
+            shutil.rmtree(extra)
     total = sum(job.runs_in(r) for r in range(rounds) for job in jobs)
     with tqdm(total=total, desc=label, unit="fork") as bar:
         for r in range(rounds):

@@ -1,7 +1,7 @@
 """Assemble the paper: every number the text uses goes into JSON, then Typst compiles.
 
     python -m lrev.paper study S --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out S.json
-    python -m lrev.paper compile --scale SCALE --config-digest D --study S S.json [--study …] --out PDF
+    python -m lrev.paper compile --scale SCALE [--shared] --config-digest D --study S S.json [--study …] --out PDF
 
 ``study`` writes one study's numbers: what its plug-in computes (:meth:`lrev.studies.Study.numbers`),
 plus its claims, verdicts and versions. ``compile`` gathers the studies' numbers into
@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     one.add_argument("--out", type=Path, required=True)
     whole = sub.add_parser("compile", help="the paper, from the studies' numbers")
     whole.add_argument("--scale", required=True)
+    whole.add_argument("--shared", action="store_true",
+                       help="the measurement jobs shared the machine (a scale not in exclusive_scales)")
     whole.add_argument("--config-digest", required=True, help="the resolved config's digest (lrev.config)")
     whole.add_argument("--study", nargs=2, action="append", required=True, metavar=("NAME", "NUMBERS"))
     whole.add_argument("--out", type=Path, required=True)
@@ -114,8 +116,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     numbers_file = a.out.with_name("numbers.json")
     write_json(numbers_file, {
-        "meta": {"scale": a.scale, "git": provenance.git(), "built": provenance.now(),
-                 "confidence": f"{stats.CONFIDENCE * 100:.0f}%", "config_digest": a.config_digest,
+        "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
+                 "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%", "config_digest": a.config_digest,
                  "citation": cite.identity()},
         "order": [name for name, _ in a.study],
         "studies": {name: read_json(path) for name, path in a.study},

@@ -43,10 +43,12 @@ def assert_snakemake_refuses(outdir: Path, options: list[str]) -> None:
     assert list(outdir.iterdir()) == []
 
 
-def run_smoke(outdir: Path, *config: str) -> tuple[Path, subprocess.CompletedProcess, subprocess.CompletedProcess]:
-    """The whole pipeline at smoke scale in ``outdir`` (with extra ``--config`` values), then a dry run of
-    the same command. Returns (scale root, first run, dry run)."""
-    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--config", "scale=smoke", f"outdir={outdir}", *config]
+def run_smoke(outdir: Path, *config: str, options: tuple[str, ...] = ()
+              ) -> tuple[Path, subprocess.CompletedProcess, subprocess.CompletedProcess]:
+    """The whole pipeline at smoke scale in ``outdir`` (with extra ``--config`` values and Snakemake
+    ``options``), then a dry run of the same command. Returns (scale root, first run, dry run)."""
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", *options, "--config", "scale=smoke",
+           f"outdir={outdir}", *config]
     first = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     assert first.returncode == 0, _failure(first.stderr)
     second = subprocess.run(cmd + ["--dry-run"], cwd=REPO, capture_output=True, text=True)

@@ -43,7 +43,15 @@ def test_a_verdict_changed_in_a_copy_is_the_only_flipped_row(smoke_run, tmp_path
 
 def test_two_smoke_runs_with_different_configs(smoke_run, tmp_path):
     a_root, _, _ = smoke_run
-    b_root, _, _ = run_smoke(tmp_path / "runs", "studies=[join]", "join={rounds: 3}")
+    # B starts from A's join corpora, indexes and forks (their times kept), so that B, given a third round,
+    # measures that round only.
+    for part in ("corpora", "indexes", "results"):
+        shutil.copytree(a_root / part / "join", tmp_path / "runs" / "smoke" / part / "join")
+    b_root, _, _ = run_smoke(tmp_path / "runs", "studies=[join]", "join={rounds: 3}",
+                             options=("--forcerun", "join_run"))
+    kept = a_root / "results/join/forks/round-1"
+    assert all((b_root / "results/join/forks/round-1" / f.name / "timing.json").read_text()
+               == (f / "timing.json").read_text() for f in kept.iterdir() if f.is_dir())
     stack, a, b = open_both(a_root, b_root)
     with stack:
         va = {(v["claim"], v["version"]): v["verdict"] for v in a.claims["join"]["verdicts"]}

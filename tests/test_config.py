@@ -2,6 +2,7 @@
 keys are tested in tests/test_<study>_config.py with the helpers of conftest."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -34,9 +35,24 @@ def test_study_values_override_the_scale():
     ({"scales": {"smoke": {"pq": {}}}}, "scales.smoke.pq"),
     ({"sclae": "smoke"}, "sclae"),
     ({"scale": "huge"}, "huge"),
+    ({"exclusive_scales": ["default", "huge"]}, "exclusive_scales.1"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)
+
+
+def test_measurements_own_the_machine_at_the_scales_listed_and_the_digest_says_so():
+    assert [config.load({"scale": s}).exclusive for s in ("smoke", "default", "paper")] == [False, True, True]
+    shared = config.load({"scale": "paper", "exclusive_scales": ["default"]})
+    assert not shared.exclusive and shared.digest != config.load({"scale": "paper"}).digest
+
+
+@pytest.mark.parametrize("scale, threads", [("smoke", "1"), ("default", "2")])
+def test_a_measurement_job_claims_every_core_only_at_an_exclusive_scale(tmp_path, scale, threads):
+    dry = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "2", "--config", f"scale={scale}",
+                          f"outdir={tmp_path}", "studies=[join]"], cwd=REPO, capture_output=True, text=True)
+    job = dry.stdout.split("rule join_run:", 1)[1].split("\n\n", 1)[0]
+    assert (re.search(r"threads: (\d+)", job) or [None, "1"])[1] == threads  # Snakemake shows threads above 1
 
 
 def test_merge_is_recursive_and_leaves_inputs_alone():

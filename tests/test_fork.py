@@ -52,6 +52,27 @@ def test_a_killed_run_resumes_and_other_settings_start_over(tmp_path):
     assert len(log) == 12, "outputs of other settings are discarded and rerun"
 
 
+def test_more_rounds_measure_only_the_new_ones_and_fewer_drop_the_rest(tmp_path):
+    log: list = []
+    jobs = _jobs(log)
+    settings = {"rounds": 2, "seed": 7}
+    fork.run_rounds(jobs, 2, 1, tmp_path / "forks", fork.fingerprint(settings, []))
+    three = fork.fingerprint({**settings, "rounds": 3}, [])
+    assert three == fork.fingerprint(settings, []) != fork.fingerprint({**settings, "seed": 8}, [])
+    fork.run_rounds(jobs, 3, 1, tmp_path / "forks", three)
+    assert sorted(log[10:]) == sorted((2, j.name) for j in jobs), "rounds 0 and 1 kept, round 2 measured"
+    fork.run_rounds(jobs, 1, 1, tmp_path / "forks", fork.fingerprint({**settings, "rounds": 1}, []))
+    assert len(log) == 15 and [p.name for p in (tmp_path / "forks").glob("round-*")] == ["round-0"]
+
+
+def test_a_changed_file_changes_the_fingerprint(tmp_path):
+    code = tmp_path / "task.py"
+    code.write_text("a")
+    before = fork.fingerprint({}, [code])
+    code.write_text("b")
+    assert fork.fingerprint({}, [code]) != before
+
+
 def test_tasks_are_found_by_convention():
     from lrev.pk import tasks
 

@@ -4,15 +4,13 @@ round. Round r runs one fork of every contender and of the A/A contender, in its
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from lrev import engine, fork
 from lrev.config import REPO
 from lrev.dvjump import layout, results
-from lrev.io import read_json, sha256_file, verify
+from lrev.io import read_json, verify
 
 #: Code a fork runs: a change to any of it makes earlier fork outputs stale.
 CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/pagecache.py", "lrev/dvjump/engine.py",
@@ -31,12 +29,8 @@ def verify_inputs(root: Path, dvjump: dict[str, Any]) -> None:
 
 def fingerprint(dvjump: dict[str, Any]) -> str:
     """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    digest = hashlib.sha256(json.dumps(dvjump, sort_keys=True).encode())
-    for version in sorted({layout.contender(c).version for c in layout.timed(dvjump)}):
-        digest.update(sha256_file(engine.classpath("dvjump", version)[0]).encode())
-    for path in CODE:
-        digest.update(sha256_file(REPO / path).encode())
-    return digest.hexdigest()
+    jars = [engine.classpath("dvjump", version)[0] for version in sorted({layout.contender(c).version for c in layout.timed(dvjump)})]
+    return fork.fingerprint(dvjump, [*jars, *(REPO / path for path in CODE)])
 
 
 def jobs(root: Path, dvjump: dict[str, Any]) -> list[fork.Job]:

@@ -4,15 +4,13 @@ every (version, role, method) and of the A/A contender, in its own shuffled orde
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from lrev import engine, fork
 from lrev.config import REPO
 from lrev.dvupdate import layout, results
-from lrev.io import read_json, sha256_file, verify
+from lrev.io import read_json, verify
 
 #: Code a fork runs: a change to any of it makes earlier fork outputs stale.
 CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/dvupdate/engine.py", "lrev/dvupdate/tasks.py",
@@ -31,12 +29,8 @@ def verify_inputs(root: Path, dvupdate: dict[str, Any]) -> None:
 
 def fingerprint(dvupdate: dict[str, Any]) -> str:
     """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    digest = hashlib.sha256(json.dumps(dvupdate, sort_keys=True).encode())
-    for version in dvupdate["versions"]:
-        digest.update(sha256_file(engine.classpath("dvupdate", version)[0]).encode())
-    for path in CODE:
-        digest.update(sha256_file(REPO / path).encode())
-    return digest.hexdigest()
+    jars = [engine.classpath("dvupdate", version)[0] for version in dvupdate["versions"]]
+    return fork.fingerprint(dvupdate, [*jars, *(REPO / path for path in CODE)])
 
 
 def jobs(root: Path, dvupdate: dict[str, Any]) -> list[fork.Job]:

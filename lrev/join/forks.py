@@ -5,14 +5,12 @@ sweep, in its own shuffled order.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from lrev import engine, fork
 from lrev.config import REPO
-from lrev.io import read_json, sha256_file, verify
+from lrev.io import read_json, verify
 from lrev.join import layout, results
 
 #: Code a fork runs: a change to any of it makes earlier fork outputs stale.
@@ -32,12 +30,8 @@ def verify_inputs(root: Path, join: dict[str, Any]) -> None:
 
 def fingerprint(join: dict[str, Any]) -> str:
     """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    digest = hashlib.sha256(json.dumps(join, sort_keys=True).encode())
-    for version in join["versions"]:
-        digest.update(sha256_file(engine.classpath("join", version)[0]).encode())
-    for path in CODE:
-        digest.update(sha256_file(REPO / path).encode())
-    return digest.hexdigest()
+    jars = [engine.classpath("join", version)[0] for version in join["versions"]]
+    return fork.fingerprint(join, [*jars, *(REPO / path for path in CODE)])
 
 
 def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:

@@ -10,14 +10,12 @@ Each round runs, in its own shuffled order:
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from lrev import engine, fork
 from lrev.config import REPO
-from lrev.io import read_json, sha256_file, verify, write_parquet
+from lrev.io import read_json, verify, write_parquet
 from lrev.pk import layout, plain, results
 
 #: Code a fork runs: a change to any of it makes earlier fork outputs stale.
@@ -36,10 +34,7 @@ def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:
 
 def fingerprint(version: str, pk: dict[str, Any]) -> str:
     """Settings, engine and fork code: outputs made under another fingerprint are not resumed."""
-    digest = hashlib.sha256(json.dumps(pk, sort_keys=True).encode())
-    for path in (Path(engine.classpath("pk", version)[0]), *(REPO / c for c in CODE)):
-        digest.update(sha256_file(path).encode())
-    return digest.hexdigest()
+    return fork.fingerprint(pk, [engine.classpath("pk", version)[0], *(REPO / c for c in CODE)])
 
 
 def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:

@@ -78,8 +78,8 @@ rule dvjump_run:
     params:
         # The effective settings, as the notebook's `overrides` (it validates them again).
         overrides=json.dumps({"overrides": DVJ}, sort_keys=True),
-    # Timings own the whole machine: nothing else runs beside a measurement.
-    threads: workflow.cores
+    # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
+    threads: MEASURE_THREADS
     shell:
         "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"

@@ -111,8 +111,8 @@ rule dvupdate_run:
         notebook=ROOT / "results/dvupdate/dvupdate.ipynb",
     params:
         overrides=json.dumps({"overrides": DVU}, sort_keys=True),
-    # Timings own the whole machine: nothing else runs beside a measurement.
-    threads: workflow.cores
+    # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
+    threads: MEASURE_THREADS
     shell:
         "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"

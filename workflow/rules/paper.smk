@@ -56,6 +56,8 @@ rule paper:
     params:
         studies=" ".join(f"--study {s} {ROOT}/paper/{s}.json" for s in CFG.studies),
         digest=CFG.digest,
+        shared="" if CFG.exclusive else "--shared",
     shell:
-        "{PY} -m lrev.paper compile --scale {CFG.scale} --config-digest {params.digest} {params.studies}"
+        "{PY} -m lrev.paper compile --scale {CFG.scale} {params.shared} --config-digest {params.digest}"
+        " {params.studies}"
         " --out {output}"

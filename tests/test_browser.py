@@ -1,0 +1,130 @@
+"""Every study notebook in JupyterLab, driven by a real headless Chromium through Playwright: opened, all cells
+run against the session's smoke results, no cell raised, at least one figure rendered; a screenshot of each in
+runs/test-browser/. Chromium is Debian's package (installed here with apt-get when missing, as root; no browser
+download). LREV_SKIP_BROWSER=1 skips this file, and says so."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+
+import nbformat
+import pytest
+
+from lrev import config
+from lrev.config import REPO
+
+SKIP = os.environ.get("LREV_SKIP_BROWSER") == "1"
+pytestmark = pytest.mark.skipif(SKIP, reason="LREV_SKIP_BROWSER=1: the JupyterLab browser test is skipped")
+SCREENSHOTS = REPO / "runs" / "test-browser"
+RUN_ALL_S = 300
+
+
+def chromium() -> str:
+    """Debian's chromium, installed with apt-get if missing and this is root; fails naming what is missing."""
+    found = shutil.which("chromium")
+    if found is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"]
+        if subprocess.run(install, env=env, capture_output=True).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
+            subprocess.run(install, env=env, capture_output=True)
+        found = shutil.which("chromium")
+    if found is None:
+        pytest.fail("the browser test needs Chromium: Debian's package 'chromium' is not installed and could not "
+                    "be installed here (apt-get install chromium, as root); set LREV_SKIP_BROWSER=1 to skip")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(smoke_run, tmp_path_factory):
+    """JupyterLab on a free port with a token, on a copy of notebooks/ (saving stays out of the repository), its
+    kernels reading the smoke run (LREV_OUTDIR)."""
+    root, _, _ = smoke_run
+    folder = tmp_path_factory.mktemp("notebooks")
+    for nb in (REPO / "notebooks").glob("*.ipynb"):
+        shutil.copy(nb, folder / nb.name)
+    port, token = free_port(), uuid.uuid4().hex
+    log = open(folder / "lab.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}",
+         f"--LabApp.workspaces_dir={tmp_path_factory.mktemp('workspaces')}",
+         *(["--allow-root"] if os.geteuid() == 0 else [])],
+        env={**os.environ, "LREV_OUTDIR": str(root.parent)}, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if server.poll() is not None:
+                    pytest.fail(f"JupyterLab exited: {(folder / 'lab.log').read_text()[-2000:]}")
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not answer within 60 s")
+        yield base, token, folder
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
+def test_the_notebook_runs_in_jupyterlab_without_errors_and_draws_figures(lab, browser, study):
+    base, token, folder = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    # A workspace of its own, reset: JupyterLab would otherwise reopen the notebooks of the previous tests.
+    page.goto(f"{base}/lab/workspaces/{study}/tree/{study}.ipynb?reset&token={token}")
+    page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=60_000)
+    # The notebook's indicator reads idle before its kernel exists; the status bar names the kernel once it does.
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
+                   .some(e => /\\(ipykernel\\) \\| Idle/.test(e.textContent))""", timeout=60_000)
+    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+    page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+    # Done: some cell has run, and none is running or queued ([*]).
+    page.wait_for_function(
+        """() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(e => e.textContent);
+                   return p.some(t => /\\[\\d+\\]/.test(t)) && !p.some(t => t.includes('*')); }""",
+        timeout=RUN_ALL_S * 1000)
+    figures = page.locator(".jp-OutputArea-output img").count()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{study}.png"), full_page=True)
+    saved = folder / f"{study}.ipynb"
+    before = saved.stat().st_mtime_ns
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 30
+    while saved.stat().st_mtime_ns == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    page.close()
+    nb = nbformat.read(saved, as_version=4)
+    errors = [f"{o.get('ename')}: {o.get('evalue')}" for c in nb.cells if c.cell_type == "code"
+              for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert errors == [], f"{study}: a cell raised: {errors[0]}"
+    assert all(c.get("execution_count") for c in nb.cells if c.cell_type == "code" and c.source.strip()), \
+        f"{study}: not every cell ran"
+    assert figures >= 1, f"{study}: no figure rendered"
