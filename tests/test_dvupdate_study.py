@@ -52,7 +52,13 @@ def test_every_measured_cell_carries_its_warmup_verdict(data):
     cells = summary.warmups(data)
     assert len(cells) == len(data.reopens.groupby(["fork", "round", *summary.CELL]))
     assert cells["stable"].isin([0, 1]).all()
-    assert cells["warmup_ms"].between(SETTINGS["warmup_s"] * 1000, SETTINGS["max_warmup_s"] * 1000 + 150).all()
+    warmup = cells["warmup_ms"]
+    assert (warmup >= SETTINGS["warmup_s"] * 1000).all()
+    # Warm-up ends at the first probe that finds it stable or past the limit: how far past depends on the
+    # scheduler (at smoke scale the jobs share the cores), but a warm-up that never converged reached the
+    # limit, and none outlasts the run (limit + measure).
+    assert (cells.loc[cells["stable"] == 0, "warmup_ms"] >= SETTINGS["max_warmup_s"] * 1000).all()
+    assert (warmup < (SETTINGS["max_warmup_s"] + SETTINGS["measure_s"]) * 1000).all()
     assert (data.reopens["t_ms"] >= data.reopens["warmup_ms"]).all(), "a reopen measured during the warm-up"
 
 
