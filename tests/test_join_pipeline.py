@@ -64,7 +64,10 @@ def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
         assert {"tim", "doc"} <= set(residency["extension"]) and (residency["resident_bytes"] > 0).any()
         frames = pd.read_parquet(out / "frames.parquet")
         marks = frames[frames["kind"] == "mark"]
-        assert set(marks["name"]) == set(layout.MARKS.values()) and (marks["total"] > 0).all()
+        assert set(marks["name"]) == set(layout.MARKS.values())
+        assert set(marks["fork"]) == set(frames["fork"]) and set(marks["round"]) == set(range(join["rounds"]))
+        # A cheap contender's short smoke step can fall between samples in one fork, not in all of them.
+        assert (marks.groupby("contender")["total"].sum() > 0).all()
 
 
 def test_the_index_sizes_the_paper_states_are_those_of_the_index_files(join_run):
