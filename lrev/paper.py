@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> None:
     numbers_file = a.out.with_name("numbers.json")
     write_json(numbers_file, {
         "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
-                 "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%", "config_digest": a.config_digest,
+                 "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
+                 "config_digest": a.config_digest,
                  "citation": cite.identity()},
         "order": [name for name, _ in a.study],
         "studies": {name: read_json(path) for name, path in a.study},

@@ -29,7 +29,8 @@ def verify_inputs(root: Path, dvjump: dict[str, Any]) -> None:
 
 def fingerprint(dvjump: dict[str, Any]) -> str:
     """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    jars = [engine.classpath("dvjump", version)[0] for version in sorted({layout.contender(c).version for c in layout.timed(dvjump)})]
+    versions = sorted({layout.contender(c).version for c in layout.timed(dvjump)})
+    jars = [engine.classpath("dvjump", version)[0] for version in versions]
     return fork.fingerprint(dvjump, [*jars, *(REPO / path for path in CODE)])
 
 
