@@ -7,6 +7,7 @@ The notebooks' ``scale`` parameter is ``"latest"`` by default (:func:`scale`); `
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -31,15 +32,23 @@ def scale(study: str, requested: str, outdir: str | Path) -> str:
     return max(runs)[1] if runs else SMOKE
 
 
-def ensure_smoke_results(study: str, outdir: str | Path) -> None:
+def ensure_smoke_results(study: str, outdir: str | Path, first_look: dict | None = None) -> None:
     """Run the pipeline for ``study`` at smoke scale (engines, corpora, indexes, the study's notebook), unless its
-    results are there; Snakemake's progress is printed as it goes."""
+    results are there; Snakemake's progress is printed as it goes.
+
+    ``first_look`` narrows the smoke settings (for example to one round, or to the version the notebook names), so
+    that opening a notebook on a new clone shows figures in about a minute rather than the full smoke run's several:
+    every contender still runs alone in its JVM, which sets the floor. The full smoke run later measures only what
+    the first look left out (:func:`lrev.fork.fingerprint` keeps the rounds already measured)."""
     if result_manifests(study, outdir, SMOKE):
         return
     target = Path(outdir) / SMOKE / "results" / study / "claims.json"
     cmd = [sys.executable, "-m", "snakemake", str(target), "--cores", "2", "--config", f"scale={SMOKE}",
            f"outdir={outdir}", f"studies=[{study}]"]
-    print(f"no {study} results yet: running its smoke scale ({' '.join(cmd[1:])})", flush=True)
+    if first_look:
+        cmd.append(f"{study}={json.dumps(first_look)}")
+    print(f"no {study} results yet: running a first look at its smoke scale ({' '.join(cmd[1:])}); "
+          f"`./run paper --config scale={SMOKE}` runs all of it", flush=True)
     with subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         for line in proc.stdout:
             print(line, end="", flush=True)

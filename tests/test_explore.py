@@ -37,4 +37,11 @@ def test_existing_smoke_results_start_no_run_and_a_failed_run_is_an_error(tmp_pa
     with pytest.raises(RuntimeError, match="the smoke run of nosuch failed"):
         explore.ensure_smoke_results("nosuch", tmp_path)  # the pipeline refuses the study at once
     shown = capsys.readouterr().out
-    assert "running its smoke scale" in shown and "config error at 'studies'" in shown
+    assert "running a first look at its smoke scale" in shown and "config error at 'studies'" in shown
+
+
+def test_a_first_look_narrows_the_smoke_settings_it_runs(tmp_path, capsys):
+    with pytest.raises(RuntimeError, match="the smoke run of join failed"):
+        explore.ensure_smoke_results("join", tmp_path, first_look={"rounds": 0})  # refused by the config's schema
+    shown = capsys.readouterr().out
+    assert "first look" in shown and "config error at 'join.rounds'" in shown
