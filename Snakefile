@@ -1,9 +1,11 @@
 # lucene-revisited: engine -> corpora -> indexes -> studies (papermill notebooks) -> figures -> paper.
 # Run through ./run paper (which bootstraps the environment), or `snakemake --cores 2` inside it.
 # Each study in `studies` brings its own rule file, workflow/rules/<study>.smk.
+import os
 import sys
 from pathlib import Path
 
+from lrev import bridge
 from lrev import config as lrconfig
 
 configfile: "config/config.yaml"
@@ -14,6 +16,9 @@ except lrconfig.ConfigError as err:
     sys.exit(str(err))
 
 ROOT = CFG.root
+# Every fork's JVM reads its heap from the environment (lrev.bridge.heap), which each job inherits: as neither
+# a parameter nor a command line of any job, a new heap reruns nothing that finished.
+os.environ[bridge.HEAP_ENV] = CFG.heap
 PY = sys.executable  # every step runs in Snakemake's own environment, whatever PATH says
 PAPER = ROOT / "paper" / "lucene-revisited.pdf"
 #: A study's measurement job claims every core, so that nothing runs beside it, at an exclusive scale.

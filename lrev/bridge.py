@@ -7,6 +7,8 @@ bridge one column per call (:func:`frame`), never one call per sample.
 """
 from __future__ import annotations
 
+import os
+import re
 from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
@@ -21,15 +23,47 @@ from tqdm import tqdm
 from lrev import engine, jdk
 from lrev.config import major
 
+#: The environment variable that carries the config's ``heap`` to every fork (the Snakefile sets it): a variable,
+#: not a job parameter, so that changing the heap reruns no finished job.
+HEAP_ENV = "LREV_HEAP"
 DEFAULT_HEAP = "4g"
-#: The young generation's fixed size (see :func:`jvm_flags`).
+#: The young generation's fixed size (see :func:`jvm_flags`), at most a quarter of the heap.
 YOUNG = "512m"
+#: java's exit status under ``-XX:+ExitOnOutOfMemoryError``.
+OUT_OF_HEAP_EXIT = 3
+_SIZE = re.compile(r"^([1-9][0-9]*)([kKmMgG])$")
 _running: dict[str, object] = {}
 
 
-def jvm_flags(version: str, java_home: Path, heap: str = DEFAULT_HEAP) -> list[str]:
-    """Flags for Lucene ``version``: fixed heap (stable footprints) with a fixed young generation, the
-    parallel collector, native access, and the vector module on 9+.
+class OutOfHeapError(RuntimeError):
+    """A JVM ran out of its heap: the run stops, naming what ran out, rather than measure a thrashing JVM."""
+
+
+def heap() -> str:
+    """The heap every JVM of this process and its forks gets: ``$LREV_HEAP``, else :data:`DEFAULT_HEAP`."""
+    value = os.environ.get(HEAP_ENV, DEFAULT_HEAP)
+    if not _SIZE.match(value):
+        raise ValueError(f"${HEAP_ENV}={value!r} is not a JVM heap size such as 4g or 512m (the config key `heap`)")
+    return value
+
+
+def size_bytes(size: str) -> int:
+    """A JVM size such as ``4g`` or ``512m``, in bytes."""
+    number, unit = _SIZE.match(size).groups()
+    return int(number) << {"k": 10, "m": 20, "g": 30}[unit.lower()]
+
+
+def young(heap_size: str) -> str:
+    """:data:`YOUNG`, or a quarter of a heap too small for it (a young generation as large as the heap is invalid)."""
+    quarter = size_bytes(heap_size) // 4
+    return YOUNG if quarter >= size_bytes(YOUNG) else f"{max(quarter >> 10, 1024)}k"
+
+
+def jvm_flags(version: str, java_home: Path) -> list[str]:
+    """Flags for Lucene ``version``: fixed heap (stable footprints; :func:`heap` by default) with a fixed young
+    generation, the parallel collector, native access, and the vector module on 9+. A JVM out of heap exits at
+    once (:data:`OUT_OF_HEAP_EXIT`), whichever thread ran out: a load thread that died of it would leave a
+    measurement running on without it.
 
     A fixed young generation (512 MB, no adaptive resizing): before timing, the engine allocates until
     one collection has run, which makes every page of eden resident (``YoungGeneration``); a collector
@@ -44,14 +78,15 @@ def jvm_flags(version: str, java_home: Path, heap: str = DEFAULT_HEAP) -> list[s
     0.3M lookups/s over eight 1 s runs of the plain loop; under Parallel GC 2-3.5M throughout).
     Parallel was also the JDK's default collector in the seed's era.
     """
-    flags = [f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{YOUNG}", "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy",
-             "--enable-native-access=ALL-UNNAMED"]
+    size = heap()
+    flags = [f"-Xms{size}", f"-Xmx{size}", f"-Xmn{young(size)}", "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy",
+             "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"]
     if major(version) >= 9 and jdk.has_module(java_home, "jdk.incubator.vector"):
         flags.append("--add-modules=jdk.incubator.vector")  # one token: JNI takes no separate values
     return flags
 
 
-def start(version: str, study: str, heap: str = DEFAULT_HEAP) -> list[str]:
+def start(version: str, study: str) -> list[str]:
     """Start the JVM with the engine of ``study`` built for ``version``; returns the JVM flags used."""
     if jpype.isJVMStarted():
         if (_running.get("version"), _running.get("study")) != (version, study):
@@ -60,7 +95,7 @@ def start(version: str, study: str, heap: str = DEFAULT_HEAP) -> list[str]:
                                f"{version}: use a new process (lrev.fork)")
         return list(_running["flags"])
     home = jdk.find_jdk()
-    flags = jvm_flags(version, home, heap)
+    flags = jvm_flags(version, home)
     jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(study, version),
                    convertStrings=False)
     _running.update(version=version, study=study, flags=flags, java_home=str(home))
@@ -71,11 +106,11 @@ def start(version: str, study: str, heap: str = DEFAULT_HEAP) -> list[str]:
     return flags
 
 
-def java_command(version: str, study: str, main_class: str, args: list[str], heap: str = DEFAULT_HEAP) -> list[str]:
+def java_command(version: str, study: str, main_class: str, args: list[str]) -> list[str]:
     """A plain ``java`` command line (no JPype) running ``main_class`` of ``study``'s engine for ``version``,
     with the measurement JVMs' flags: for code that must run alone, sharing nothing with the harness."""
     home = jdk.find_jdk()
-    return [str(home / "bin" / "java"), *jvm_flags(version, home, heap), "-cp",
+    return [str(home / "bin" / "java"), *jvm_flags(version, home), "-cp",
             ":".join(engine.classpath(study, version)), main_class, *args]
 
 

@@ -23,7 +23,7 @@ CONFIG_FILE = REPO / "config" / "config.yaml"
 SCHEMA_FILE = REPO / "config" / "schema.yaml"
 SHIMS_DIR = REPO / "engine" / "shims"
 #: The keys of config/schema.yaml; every other top-level key is a study's block.
-GENERIC_KEYS = ("scale", "outdir", "lucene_versions", "exclusive_scales", "studies", "scales")
+GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales")
 
 
 class ConfigError(ValueError):
@@ -46,12 +46,15 @@ def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any
 
 
 def numbers_restored(value: Any) -> Any:
-    """Snakemake's ``--config key='{a: 1}'`` hands nested values over as strings; bring numbers back."""
+    """Snakemake's ``--config key='{a: 1}'`` hands nested values over as strings; bring numbers and booleans back
+    (``true``/``false`` only: YAML 1.1's ``on``, ``no`` and the like stay strings)."""
     if isinstance(value, Mapping):
         return {k: numbers_restored(v) for k, v in value.items()}
     if isinstance(value, list):
         return [numbers_restored(v) for v in value]
     if isinstance(value, str):
+        if value.lower() in ("true", "false"):
+            return value.lower() == "true"
         try:
             parsed = yaml.safe_load(value)
         except yaml.YAMLError:
@@ -85,6 +88,11 @@ class Config:
     def root(self) -> Path:
         """Everything generated for this scale lives below this folder."""
         return Path(self.raw["outdir"]) / self.scale
+
+    @property
+    def heap(self) -> str:
+        """Every fork's JVM heap, in java's -Xmx syntax (see :mod:`lrev.bridge`)."""
+        return self.raw["heap"]
 
     @property
     def exclusive(self) -> bool:

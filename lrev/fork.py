@@ -17,12 +17,14 @@ payload's keys and returns ``{table: DataFrame}``; the child writes ``OUTDIR/<ta
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import importlib
 import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,9 +36,13 @@ from typing import Any, Callable, Iterable, Sequence
 import pandas as pd
 from tqdm import tqdm
 
+from lrev import bridge
 from lrev.io import atomic_dir, read_json, sha256_file, write_json, write_parquet
 
 JVM_REPORT = "jvm.json"
+#: The pid of the process that started a fork (see :func:`_die_with_parent`); prctl's option number.
+_PARENT_ENV = "LREV_FORK_PARENT"
+_PR_SET_PDEATHSIG = 1
 #: Each finished job's wall time, written into its folder: what sizes a scale to its time budget.
 TIMING = "timing.json"
 
@@ -62,9 +68,15 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
     with tempfile.NamedTemporaryFile("w", suffix=".json", dir=out, delete=False) as f:
         json.dump(payload, f)
     try:
-        subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out)], check=True)
+        done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out)],
+                              env={**os.environ, _PARENT_ENV: str(os.getpid())})
     finally:
         os.unlink(f.name)
+    if done.returncode == bridge.OUT_OF_HEAP_EXIT:
+        raise bridge.OutOfHeapError(f"study {task.partition('.')[0]}, task {task}, Lucene {version}: the fork's JVM "
+                                    f"ran out of its {bridge.heap()} heap; raise `heap` in the config (e.g. --config "
+                                    f"heap=8g): forks already finished are kept")
+    done.check_returncode()
 
 
 def tables(out: str | os.PathLike) -> dict[str, pd.DataFrame]:
@@ -143,6 +155,8 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     for extra in out.glob("round-*"):  # a run given fewer rounds than it has
         if int(extra.name.removeprefix("round-")) >= rounds:
             shutil.rmtree(extra)
+    for unfinished in out.glob("round-*/.*"):  # a killed run's job folders, never moved into place
+        shutil.rmtree(unfinished)
     total = sum(job.runs_in(r) for r in range(rounds) for job in jobs)
     with tqdm(total=total, desc=label, unit="fork") as bar:
         for r in range(rounds):
@@ -152,7 +166,10 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
                 if not target.is_dir():
                     with atomic_dir(target) as tmp:
                         start = time.monotonic()
-                        job.run(r, tmp)
+                        try:
+                            job.run(r, tmp)
+                        except bridge.OutOfHeapError as err:
+                            raise bridge.OutOfHeapError(f"{label}: job {job.name} (round {r}): {err}") from None
                         write_json(tmp / TIMING, {"seconds": round(time.monotonic() - start, 3)})
                 bar.update()
             if after_round is not None:
@@ -160,10 +177,18 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     return out
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to kill this fork when the process that started it dies: a run killed outright (SIGKILL of the
+    pipeline, the notebook's kernel gone) must leave no fork measuring on beside its rerun."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.environ.get(_PARENT_ENV, str(os.getppid())) != str(os.getppid()):  # it died before the request
+        os._exit(1)
+
+
 def main(argv: list[str]) -> int:
     task, version, payload_file, out = argv
-    from lrev import bridge
-
+    _die_with_parent()
     function = task_function(task)
     flags = bridge.start(version, task.partition(".")[0])
     result = function(**read_json(payload_file))

@@ -88,6 +88,18 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     }
 
 
+def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:
+    """The totals of a plan (:mod:`lrev.plan`), formatted, and what its model was fitted on."""
+    totals = plan["totals"]
+    fitted: dict[str, int] = {}
+    for row in plan["fitted_on"]:
+        fitted[row["kind"]] = fitted.get(row["kind"], 0) + row["files"]
+    return {"scale": plan["scale"], "jobs": totals["jobs"], "estimated": totals["estimated_jobs"],
+            "hours": fmt(totals["hours"], 1), "memory_gib": fmt(totals["peak_memory_gib"], 1),
+            "disk_gib": fmt(totals["disk_gib"], 0), "forks": fitted.get("run", 0), "indexes": fitted.get("index", 0),
+            "scales": sorted({row["scale"] for row in plan["fitted_on"]}), "unestimated": plan["unestimated"]}
+
+
 def compile_pdf(numbers_file: Path, out: Path) -> None:
     with atomic_path(out, ".pdf") as tmp:
         typst.compile(str(SOURCE), output=str(tmp), root="/", sys_inputs={"numbers": str(numbers_file.resolve())})
@@ -109,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
                        help="the measurement jobs shared the machine (a scale not in exclusive_scales)")
     whole.add_argument("--config-digest", required=True, help="the resolved config's digest (lrev.config)")
     whole.add_argument("--study", nargs=2, action="append", required=True, metavar=("NAME", "NUMBERS"))
+    whole.add_argument("--plan", type=Path, required=True, help="the seed scale's plan (lrev.plan --json)")
     whole.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
     if a.command == "study":
@@ -121,6 +134,7 @@ def main(argv: list[str] | None = None) -> None:
                  "config_digest": a.config_digest,
                  "citation": cite.identity()},
         "order": [name for name, _ in a.study],
+        "plan": plan_numbers(read_json(a.plan)),
         "studies": {name: read_json(path) for name, path in a.study},
     })
     compile_pdf(numbers_file, a.out)

@@ -18,7 +18,7 @@ from pathlib import Path
 from lrev import bridge, provenance
 from lrev.dvjump import engine
 from lrev.dvjump.layout import INDEX_KINDS
-from lrev.io import atomic_dir, read_json, sha256_tree, verify, write_json
+from lrev.io import atomic_dir, read_json, tree_checksums, verify, write_json
 
 
 def main() -> None:
@@ -49,7 +49,7 @@ def main() -> None:
             "jvm_flags": flags, "source": str(a.source) if a.source else None,
             "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"],
                        "parameters": corpus["parameters"]},
-            "built": built.to_dict(orient="records")[0], "sha256": {"index": sha256_tree(index)},
+            "built": built.to_dict(orient="records")[0], **tree_checksums(tmp, ["index"]),
             "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
         })
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lrev import bridge, provenance
 from lrev.dvupdate import engine
-from lrev.io import atomic_dir, read_json, sha256_tree, verify, write_json
+from lrev.io import atomic_dir, read_json, tree_checksums, verify, write_json
 
 
 def main() -> None:
@@ -36,7 +36,7 @@ def main() -> None:
             "study": "dvupdate", "lucene_version": a.version, "id_format": a.id_format, "flush_docs": a.flush_docs,
             "engine": bridge.engine_info(), "jvm_flags": flags,
             "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"]},
-            "built": built.to_dict(orient="records")[0], "sha256": {"index": sha256_tree(index)},
+            "built": built.to_dict(orient="records")[0], **tree_checksums(tmp, ["index"]),
             "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
         })
 

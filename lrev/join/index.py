@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from lrev import bridge, provenance
-from lrev.io import atomic_dir, read_json, sha256_tree, verify, write_json
+from lrev.io import atomic_dir, read_json, tree_checksums, verify, write_json
 from lrev.join import engine, layout
 
 #: Blocks per update request to Solr.
@@ -44,7 +44,7 @@ def main() -> None:
         write_json(tmp / "manifest.json", {
             "study": "join", "lucene_version": a.version, "system": a.system, "engine": bridge.engine_info(),
             "jvm_flags": flags, "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"]},
-            "built": built, "sha256": {layout.FILES[a.system]: sha256_tree(tmp / layout.FILES[a.system])},
+            "built": built, **tree_checksums(tmp, [layout.FILES[a.system]]),
             "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
         })
 

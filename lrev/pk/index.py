@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from lrev import bridge, provenance
-from lrev.io import atomic_dir, read_json, sha256_tree, verify, write_json
+from lrev.io import atomic_dir, read_json, tree_checksums, verify, write_json
 from lrev.pk import engine
 
 FIELDS = {
@@ -41,14 +41,14 @@ def main() -> None:
         built = engine.build_indexes(str(a.corpus / "docs.tsv"), str(tmp), a.contenders, a.segment_docs, a.merged)
         built["path"] = [str(Path(p).relative_to(tmp.resolve())) for p in built["path"]]
         # Readers check these before measuring (lrev.io.verify): an index changed since it was built is refused.
-        sha256 = {p: sha256_tree(tmp / p) for p in built["path"]}
+        checksums = tree_checksums(tmp, list(built["path"]))
         write_json(tmp / "manifest.json", {
             "study": "pk", "lucene_version": a.version, "engine": bridge.engine_info(), "jvm_flags": flags,
             "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"],
                        "parameters": corpus["parameters"]},
             "fields": FIELDS, "segment_docs": a.segment_docs,
             "merge_policy": "LogDocMergePolicy + SerialMergeScheduler (deterministic; docID == corpus row)",
-            "indexes": built.to_dict(orient="records"), "sha256": sha256,
+            "indexes": built.to_dict(orient="records"), **checksums,
             "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
         })
 

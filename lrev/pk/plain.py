@@ -28,6 +28,9 @@ def run(version: str, index: Path, keys_tsv: Path, warmup_s: float, measure_s: f
     cmd = bridge.java_command(version, "pk", MAIN, [str(index), str(keys_tsv), str(warmup_s), str(measure_s),
                                               str(batch_size)])
     done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode == bridge.OUT_OF_HEAP_EXIT:
+        raise bridge.OutOfHeapError(f"study pk, {MAIN} on {index}, Lucene {version}: its JVM ran out of its "
+                                    f"{bridge.heap()} heap; raise `heap` in the config (e.g. --config heap=8g)")
     match = _LINE.search(done.stdout)
     if done.returncode != 0 or not match:
         raise RuntimeError(f"{MAIN} on {index} failed (exit {done.returncode}): {done.stderr[-2000:]}")

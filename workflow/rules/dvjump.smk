@@ -85,6 +85,10 @@ rule dvjump_run:
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
 
 
+# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
+localrules: dvjump_figures
+
+
 rule dvjump_figures:
     input:
         results=[f for v in DVJ["versions"] for f in dvj_results(v)],

@@ -36,6 +36,10 @@ def dvu_source(dump):
     return " ".join([f"--dump {shlex.quote(dump['url'])}", *(f"{flag} {dump[key]}" for key, flag in flags.items()
                                                               if key in dump)])
 
+# It downloads (once, into the user's cache): on a cluster it runs on the submitting host, whose network the
+# nodes may not have.
+localrules: dvupdate_real
+
 
 rule dvupdate_real:
     """Real Wikipedia text as line docs: the fragment gensim's wheel ships (fetched once into the user's cache),
@@ -116,6 +120,10 @@ rule dvupdate_run:
     shell:
         "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+
+
+# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
+localrules: dvupdate_figures
 
 
 rule dvupdate_figures:

@@ -7,6 +7,9 @@ def engine_of(study, version):
     return {"jar": f"build/engine/{study}/{version}/engine.jar",
             "classpath": f"build/engine/{study}/{version}/classpath.txt"}
 
+# Set-up, not measurement: on a cluster it runs once on the submitting host (profiles/slurm), not per job.
+localrules: engine
+
 
 rule engine:
     input:

@@ -4,6 +4,10 @@
 GALLERY_PAGES = [(s, name, path) for s in CFG.studies for name, path in STUDY_OUTPUTS[s]["notebooks"].items()]
 
 
+# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
+localrules: gallery
+
+
 rule gallery:
     input:
         notebooks=[path for _, _, path in GALLERY_PAGES],

@@ -88,6 +88,10 @@ rule join_run:
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
 
 
+# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
+localrules: join_figures
+
+
 rule join_figures:
     input:
         results=[f for v in JOIN["versions"] for f in join_results(v)],

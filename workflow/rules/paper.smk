@@ -12,6 +12,10 @@ def study_outputs(key):
     return lambda w: STUDY_OUTPUTS[w.study][key]
 
 
+# Seconds of work on small files: on a cluster they run on the submitting host rather than waiting in the queue.
+localrules: claims, study_numbers, plan, paper
+
+
 rule claims:
     input:
         registry="claims/{study}.yaml",
@@ -45,9 +49,25 @@ rule study_numbers:
         " --figures {ROOT}/figures/{wildcards.study} --claims {input.claims} --out {output}"
 
 
+rule plan:
+    """What the seeds' own sizes (the seed scale, for a cluster) would cost, by ``lrev.plan``'s model fitted on this
+    run's own results: the paper's threats section gives the totals."""
+    input:
+        results=[f for s in CFG.studies for f in STUDY_OUTPUTS[s]["results"]],
+        code=["lrev/plan.py", *(f"lrev/{s}/plan.py" for s in CFG.studies)],
+    output:
+        ROOT / "plan/seed.json",
+    params:
+        studies=",".join(CFG.studies),
+    shell:
+        "{PY} -m lrev.plan --fit-scale {CFG.scale} --json {output} --config scale=seed outdir={CFG.raw[outdir]}"
+        " 'studies=[{params.studies}]' > /dev/null"
+
+
 rule paper:
     input:
         numbers=[ROOT / f"paper/{s}.json" for s in CFG.studies],
+        plan=ROOT / "plan/seed.json",
         sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
         code=["lrev/paper.py", "lrev/cite.py"],
         citation=["CITATION.cff", "pyproject.toml"],
@@ -59,5 +79,5 @@ rule paper:
         shared="" if CFG.exclusive else "--shared",
     shell:
         "{PY} -m lrev.paper compile --scale {CFG.scale} {params.shared} --config-digest {params.digest}"
-        " {params.studies}"
+        " {params.studies} --plan {input.plan}"
         " --out {output}"

@@ -84,6 +84,10 @@ PK_SUMMARY_CODE = ["lrev/pk/summary.py", "lrev/pk/study.py", "lrev/pk/layout.py"
                    "lrev/tables.py", "lrev/manifest.py"]
 
 
+# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
+localrules: pk_figures
+
+
 rule pk_figures:
     input:
         results=[f for v in PK["versions"] for f in pk_results(v)],
