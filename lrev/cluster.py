@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from lrev import tools
 from lrev.io import atomic_path, read_json, write_json
 
 PACKAGES = {"slurmctld": "slurm-wlm", "slurmd": "slurm-wlm", "sinfo": "slurm-wlm", "munged": "munge"}
@@ -59,16 +60,11 @@ def install() -> None:
     missing = sorted({pkg for cmd, pkg in PACKAGES.items() if shutil.which(cmd) is None})
     if not missing:
         return
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        raise ClusterError(f"SLURM is not installed ({', '.join(missing)} missing) and this is not a root Debian "
-                           "shell that can apt-get them: install them, or set LREV_SKIP_CLUSTER=1")
     print(f"cluster: apt-get install {' '.join(missing)} ...", flush=True)
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", *missing]):
-        done = _run(cmd, env=env)
-        if done.returncode != 0:
-            raise ClusterError(f"{' '.join(cmd)} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
-
+    why = tools.apt_install(missing)
+    if why is not None:
+        raise ClusterError(f"SLURM is not installed ({', '.join(missing)} missing) and could not be installed "
+                           f"({why}): install them, or set LREV_SKIP_CLUSTER=1")
 
 def node_line() -> str:
     """This host as a SLURM node: its CPUs as ``slurmd -C`` reports them, and at least ``ADVERTISED_MB`` of memory

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
-from lrev import config
+from lrev import config, pagecache
 from lrev.bridge import size_bytes
 from lrev.io import read_json, write_json
 
@@ -79,7 +79,7 @@ def forks_total(jobs: Sequence[Any], rounds: int) -> int:
 
 
 def _folder_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    return sum(p.stat().st_size for p in pagecache.files([folder]))
 
 
 def _seconds(manifest: dict[str, Any]) -> float:

@@ -1,4 +1,5 @@
-"""Command-line tools whose dependencies clash with the project's environment, each in a venv of its own.
+"""Command-line tools whose dependencies clash with the project's environment, each in a venv of its own; and
+Debian packages a test needs (:func:`apt_install`).
 
 ``tools/<name>.txt`` pins a tool and all its dependencies; :func:`executable` installs them into
 ``.tools/<name>/`` on first use (again whenever the pins change) and returns the path of the tool's command.
@@ -6,6 +7,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -42,3 +44,17 @@ def executable(name: str) -> Path:
             raise ToolError(f"cannot install {name} from {pins}:\n{done.stderr[-2000:]}")
         stamp.write_text(digest)
     return command
+
+
+def apt_install(packages: list[str]) -> str | None:
+    """apt-get install ``packages`` (after an ``apt-get update`` if the first try fails); None when done, else why
+    not: not root on Debian, or apt-get's own message."""
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return "this is not a root shell with apt-get"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    if subprocess.run(install, env=env, capture_output=True).returncode == 0:
+        return None
+    subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
+    done = subprocess.run(install, env=env, capture_output=True, text=True)
+    return None if done.returncode == 0 else f"{' '.join(install)} failed: {(done.stderr or done.stdout)[-2000:]}"

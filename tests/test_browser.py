@@ -16,7 +16,7 @@ import uuid
 import nbformat
 import pytest
 
-from lrev import config
+from lrev import config, tools
 from lrev.config import REPO
 
 SKIP = os.environ.get("LREV_SKIP_BROWSER") == "1"
@@ -28,12 +28,8 @@ RUN_ALL_S = 300
 def chromium() -> str:
     """Debian's chromium, installed with apt-get if missing and this is root; fails naming what is missing."""
     found = shutil.which("chromium")
-    if found is None and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"]
-        if subprocess.run(install, env=env, capture_output=True).returncode != 0:
-            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
-            subprocess.run(install, env=env, capture_output=True)
+    if found is None:
+        tools.apt_install(["chromium"])
         found = shutil.which("chromium")
     if found is None:
         pytest.fail("the browser test needs Chromium: Debian's package 'chromium' is not installed and could not "
