@@ -38,8 +38,8 @@ def ensure_smoke_results(study: str, outdir: str | Path, first_look: dict | None
 
     ``first_look`` narrows the smoke settings (for example to one round, or to the version the notebook names), so
     that opening a notebook on a new clone shows figures in about a minute rather than the full smoke run's several:
-    every contender still runs alone in its JVM, which sets the floor. The full smoke run later measures only what
-    the first look left out (:func:`lrev.fork.fingerprint` keeps the rounds already measured)."""
+    every contender still runs alone in its JVM, which sets the floor. A later full smoke run keeps the first look's
+    forks where only the number of rounds differed (:func:`lrev.fork.fingerprint`), and measures the rest anew."""
     if result_manifests(study, outdir, SMOKE):
         return
     target = Path(outdir) / SMOKE / "results" / study / "claims.json"
