@@ -1,11 +1,14 @@
 """The SLURM profile on a real SLURM: a single-node cluster on localhost (lrev.cluster), brought up from Debian's
-packages when none runs and shut down after. The smoke pipeline of one study (``$LREV_CLUSTER_STUDY``, dvjump by
-default: the cheapest) goes through ``profiles/slurm``, and its outputs must match a local smoke run's; then a
-measurement job killed at its time limit must be reported as such, and a resubmission must resume.
+packages when none runs and shut down after. The whole smoke pipeline (every study the config lists, or
+``$LREV_CLUSTER_STUDIES``, a comma-separated subset) goes through ``profiles/slurm``, and its outputs must match a
+local smoke run's; then a measurement job killed at its time limit must be reported as such, and a resubmission
+must resume.
 
-It takes about 8 min in the whole suite (``./run test``, as CI runs it, where the session's smoke run is the local
-one) and about 10 alone (``./run test-cluster``, with a local smoke run of the study); ``LREV_SKIP_CLUSTER=1``
-skips it, and says so.
+The pipeline through SLURM takes about 20 min here (its jobs queue for the node's 2 CPUs, and measurement jobs own
+the node), the time-limit test about 4: about 24 min in the whole suite (``./run test``, as CI runs it, where the
+session's smoke run is the local one), and about 40 alone (``./run test-cluster``, which makes its own local smoke
+run). ``LREV_CLUSTER_STUDIES=dvjump`` checks the cheapest study alone (about 10 min); ``LREV_SKIP_CLUSTER=1`` skips
+the test, and says so.
 """
 from __future__ import annotations
 
@@ -18,14 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from lrev import cluster
+from lrev import cluster, config
 from lrev.io import sha256_file
 
 from conftest import REPO, run_smoke
 
 pytestmark = pytest.mark.skipif(os.environ.get("LREV_SKIP_CLUSTER") == "1",
                                 reason="LREV_SKIP_CLUSTER=1: the SLURM test is skipped")
-STUDY = os.environ.get("LREV_CLUSTER_STUDY", "dvjump")
+#: The studies sent through SLURM: the config's own list unless narrowed.
+STUDIES = [s for s in os.environ.get("LREV_CLUSTER_STUDIES", "").split(",") if s] or list(config.load().studies)
+#: The study whose measurement job is killed at its time limit: dvjump's forks are the shortest.
+KILLED = "dvjump" if "dvjump" in STUDIES else STUDIES[0]
 #: A cluster without accounting (this one) answers job status through squeue; a first check after 5 s, not the
 #: plugin's 40, keeps a pipeline of short jobs from waiting on the poll.
 STATUS = ["--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "5"]
@@ -41,12 +47,12 @@ def slurm(tmp_path_factory):
 
 def through_profile(outdir: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/slurm", *STATUS, *extra,
-                           "--config", "scale=smoke", f"outdir={outdir}", f"studies=[{STUDY}]"],
+                           "--config", "scale=smoke", f"outdir={outdir}", f"studies=[{','.join(STUDIES)}]"],
                           cwd=REPO, capture_output=True, text=True, timeout=3600)
 
 
-def verdict_keys(root: Path) -> set[tuple]:
-    claims = json.loads((root / "results" / STUDY / "claims.json").read_text())
+def verdict_keys(root: Path, study: str) -> set[tuple]:
+    claims = json.loads((root / "results" / study / "claims.json").read_text())
     return {(v["claim"], v["kind"], v["version"]) for v in claims["verdicts"]}
 
 
@@ -60,34 +66,35 @@ def cluster_run(slurm, tmp_path_factory):
 
 def local_smoke_run(request, tmp_path) -> Path:
     """The session's smoke run when other tests of the session use it anyway (or ``$LREV_SMOKE_OUTDIR`` holds one);
-    else a local smoke run of the study alone."""
+    else a local smoke run of the same studies."""
     others = [item for item in request.session.items if item.module.__name__ != __name__]
     if os.environ.get("LREV_SMOKE_OUTDIR") or any("smoke_run" in item.fixturenames for item in others):
         return request.getfixturevalue("smoke_run")[0]
-    return run_smoke(tmp_path, f"studies=[{STUDY}]")[0]
+    return run_smoke(tmp_path, f"studies=[{','.join(STUDIES)}]")[0]
 
 
 def test_the_smoke_pipeline_through_the_profile_matches_a_local_run(cluster_run, request, tmp_path):
     root, done = cluster_run
     assert "SLURM jobid" in done.stderr  # the jobs were submitted, not run in this process
     local = local_smoke_run(request, tmp_path)
-    assert verdict_keys(root) == verdict_keys(local)
-    manifests = sorted((root / "results" / STUDY).glob("*/manifest.json"))
-    local_manifests = (local / "results" / STUDY).glob("*/manifest.json")
-    assert {m.parent.name for m in manifests} == {m.parent.name for m in local_manifests}
-    for path in manifests:
-        manifest = json.loads(path.read_text())
-        assert manifest["study"] == STUDY and manifest["scale"] == "smoke" and manifest["git"]["sha"]
-        assert manifest["lucene_version_reported"] == path.parent.name
-        for name, sha in manifest["sha256"].items():
-            assert sha256_file(path.parent / name) == sha, f"{path.parent / name} does not match its manifest"
+    for study in STUDIES:
+        assert verdict_keys(root, study) == verdict_keys(local, study), study
+        manifests = sorted((root / "results" / study).glob("*/manifest.json"))
+        local_manifests = (local / "results" / study).glob("*/manifest.json")
+        assert manifests and {m.parent.name for m in manifests} == {m.parent.name for m in local_manifests}, study
+        for path in manifests:
+            manifest = json.loads(path.read_text())
+            assert manifest["study"] == study and manifest["scale"] == "smoke" and manifest["git"]["sha"]
+            assert manifest["lucene_version_reported"] == path.parent.name
+            for name, sha in manifest["sha256"].items():
+                assert sha256_file(path.parent / name) == sha, f"{path.parent / name} does not match its manifest"
     assert (root / "paper" / "lucene-revisited.pdf").is_file()
 
 
 def test_a_job_killed_at_its_time_limit_is_reported_and_a_resubmission_resumes(cluster_run):
     root, _ = cluster_run
-    run_rule = f"{STUDY}_run"
-    forks = root / "results" / STUDY
+    run_rule = f"{KILLED}_run"
+    forks = root / "results" / KILLED
     shutil.rmtree(forks)  # measure afresh, under a limit of one minute, as far as the study's claims
     claims = str(forks / "claims.json")
     killed = through_profile(root.parent, claims, "--set-resources", f"{run_rule}:runtime=1")
@@ -97,7 +104,7 @@ def test_a_job_killed_at_its_time_limit_is_reported_and_a_resubmission_resumes(c
     assert kept, "no fork finished within the minute before the time limit"
     again = through_profile(root.parent, claims)
     assert again.returncode == 0, again.stderr[-4000:]
-    assert f"rule {STUDY}_index" not in again.stderr and f"rule {run_rule}" in again.stderr  # indexes were kept
+    assert f"rule {KILLED}_index" not in again.stderr and f"rule {run_rule}" in again.stderr  # indexes were kept
     for path, mtime in kept.items():
         assert path.stat().st_mtime_ns == mtime, f"{path} was measured again"
-    assert verdict_keys(root)
+    assert verdict_keys(root, KILLED)
