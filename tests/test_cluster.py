@@ -4,11 +4,11 @@ packages when none runs and shut down after. The whole smoke pipeline (every stu
 local smoke run's; then a measurement job killed at its time limit must be reported as such, and a resubmission
 must resume.
 
-The pipeline through SLURM takes about 20 min here (its jobs queue for the node's 2 CPUs, and measurement jobs own
-the node), the time-limit test about 4: about 24 min in the whole suite (``./run test``, as CI runs it, where the
-session's smoke run is the local one), and about 40 alone (``./run test-cluster``, which makes its own local smoke
-run). ``LREV_CLUSTER_STUDIES=dvjump`` checks the cheapest study alone (about 10 min); ``LREV_SKIP_CLUSTER=1`` skips
-the test, and says so.
+In CI's run of a fresh clone (``.ci/run``, where the session's smoke run, about 12 min, is the local one) the
+pipeline through SLURM took 19.7 min (its jobs queue for the node's 2 CPUs, and measurement jobs own the node) and
+the time-limit test 3.9; ``./run test-cluster`` alone makes its own local smoke run first.
+``LREV_CLUSTER_STUDIES=dvjump`` checks the cheapest study alone (about 10 min); ``LREV_SKIP_CLUSTER=1`` skips the
+test, and says so.
 """
 from __future__ import annotations
 
