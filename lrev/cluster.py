@@ -66,6 +66,7 @@ def install() -> None:
         raise ClusterError(f"SLURM is not installed ({', '.join(missing)} missing) and could not be installed "
                            f"({why}): install them, or set LREV_SKIP_CLUSTER=1")
 
+
 def node_line() -> str:
     """This host as a SLURM node: its CPUs as ``slurmd -C`` reports them, and at least ``ADVERTISED_MB`` of memory
     (see there)."""
