@@ -2,19 +2,36 @@
 
 The registry (claims/<study>.yaml) states each claim once, with the value the
 seed reported; this module measures the same quantity on every Lucene version
-and turns the 95% CI into a verdict:
+and turns the 95% interval (:mod:`lrev.stats`: Student-t over rounds) into a
+verdict. In this order, the first that applies:
 
-- ``holds``: the whole CI lies on the claimed side (for ``approx`` claims:
-  inside the tolerance band);
-- ``fails``: the whole CI lies on the other side (outside the band);
-- ``inconclusive``: the CI straddles the threshold or a band edge, or is
-  undefined (fewer than two samples);
-- ``n/a``: the claim cannot be re-run on that version (reason in the registry);
-- ``answer``: for questions, the answer is measured rather than judged.
+- ``underpowered``: fewer than ``MIN_ROUNDS`` rounds: a t interval over two
+  rounds has one degree of freedom and bounds nothing worth a verdict;
+- ``noise-limited``: a ratio whose A/A beside it (the study's A/A contender
+  against its baseline, same quantity, condition, version and rounds) misses
+  the registry's ``aa_tolerance``: the apparatus is not steady enough here;
+- ``unconverged``: a series the part reads never reached a steady state;
+- ``holds``: the whole interval clears the threshold on the claimed side (for
+  ``approx`` claims: lies inside the band) by the A/A noise band;
+- ``fails``: the whole interval clears it on the other side (outside the band);
+- ``inconclusive``: the interval straddles the threshold, or is undefined.
 
-A multi-part claim holds only if every part holds and fails if any part fails.
-A version that should be judged but lacks a contender or result is an error,
-never a silent ``n/a``: an empty cell in the paper must be a decision.
+Two more need no measurement: ``n/a`` (the claim cannot be re-run on that
+version; the reason is in the registry) and ``answer`` (a question: the answer
+is measured rather than judged). The first three still say which way the
+interval leans (``leaning``: the verdict it alone would give).
+
+The noise band f >= 1 is the farther bound of the passing A/A interval
+(:func:`lrev.stats.noise_floor`; squared for a ratio of ratios): a verdict must
+clear its threshold by more than the largest bias two JVMs of one contender
+showed. A ratio without an A/A beside it (a version or quantity the study runs
+none on) is judged on its bare threshold and says so (``aa: null``).
+
+A multi-part claim holds only if every part holds and fails if any part fails;
+otherwise it takes the first of underpowered, noise-limited, unconverged,
+inconclusive among its parts. A version that should be judged but lacks a
+contender or result is an error, never a silent ``n/a``: an empty cell in the
+paper must be a decision.
 
 The quantities a registry may name, and how to load results, come from the study's plug-in
 (:mod:`lrev.studies`), named by the registry's ``study``.
@@ -37,7 +54,12 @@ from lrev import io, rounds, stats, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
-VERDICTS = ("holds", "fails", "inconclusive", "n/a", "answer")
+VERDICTS = ("holds", "fails", "answer", "inconclusive", "underpowered", "noise-limited", "unconverged", "n/a")
+#: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
+WITHHELD = ("underpowered", "noise-limited", "unconverged")
+#: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
+#: range of two JVMs times four.
+MIN_ROUNDS = 3
 
 _SIDE = {
     "type": "object",
@@ -61,7 +83,6 @@ _EXPECT = {
         "direction": {"enum": ["greater", "less", "approx"]},
         "value": {"type": "number"},
         "band": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
-        "noise_floor": {"type": "boolean"},
     },
     "if": {"properties": {"direction": {"const": "approx"}}},
     "then": {"required": ["band"]},
@@ -97,10 +118,12 @@ _PART = {
 REGISTRY_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "required": ["study", "versions", "claims"],
+    "required": ["study", "versions", "aa_tolerance", "claims"],
     "additionalProperties": False,
     "properties": {
         "study": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+        # The A/A gate: a ratio is judged only beside an A/A interval inside [1/t, t].
+        "aa_tolerance": {"type": "number", "exclusiveMinimum": 1},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "aliases": {"type": "object"},
         "claims": {
@@ -190,35 +213,53 @@ def load_registry(path: str | Path) -> dict:
     return registry
 
 
-def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[float] | None = None) -> str:
-    """Verdict of one measured estimate against its expectation (see module docstring)."""
+def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[float] | None = None,
+          noise: float = 1.0) -> str:
+    """Verdict of one measured estimate against its expectation, each side cleared by the noise band
+    ``noise`` (see module docstring): an apparatus bias of up to that factor either way cannot decide it."""
     low, high = est.low, est.high
     if math.isnan(low) or math.isnan(high) or math.isnan(threshold):
         return "inconclusive"
     if direction == "approx":
         lo, hi = band
-        if lo <= low and high <= hi:
+        if lo * noise <= low and high <= hi / noise:
             return "holds"
-        return "fails" if high < lo or low > hi else "inconclusive"
+        return "fails" if high < lo / noise or low > hi * noise else "inconclusive"
     if direction == "greater":
-        return "holds" if low > threshold else "fails" if high <= threshold else "inconclusive"
+        return "holds" if low > threshold * noise else "fails" if high <= threshold / noise else "inconclusive"
     if direction == "less":
-        return "holds" if high < threshold else "fails" if low >= threshold else "inconclusive"
+        return "holds" if high < threshold / noise else "fails" if low >= threshold * noise else "inconclusive"
     raise ValueError(f"unknown direction {direction!r}")
 
 
 def combine(verdicts: Sequence[str]) -> str:
-    """Multi-part rule: fails if any part fails, holds only if all hold."""
+    """Multi-part rule: fails if any part fails, holds only if all hold; otherwise what held the
+    decision back (module docstring)."""
     if "fails" in verdicts:
         return "fails"
-    return "holds" if verdicts and all(v == "holds" for v in verdicts) else "inconclusive"
+    if verdicts and all(v == "holds" for v in verdicts):
+        return "holds"
+    return next((v for v in WITHHELD if v in verdicts), "inconclusive")
+
+
+def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool) -> str:
+    """The part's verdict: the interval's, unless too few rounds, a failed A/A gate or an unconverged series
+    withholds it (in that order)."""
+    if n < MIN_ROUNDS:
+        return "underpowered"
+    if aa_passes is False:
+        return "noise-limited"
+    if not converged:
+        return "unconverged"
+    return interval_verdict
 
 
 class _Judge:
     """Measures one claim's parts on one version of the loaded results of ``study``."""
 
-    def __init__(self, study: studies.Study, claim: dict, version: str, results: Any):
+    def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float):
         self.study, self.claim, self.version, self.results = study, claim, version, results
+        self.aa_tolerance = aa_tolerance
 
     def fail(self, what: str) -> MissingResultError:
         return MissingResultError(f"claim {self.claim['id']}, version {self.version}: {what}")
@@ -253,40 +294,37 @@ class _Judge:
         return rows
 
     def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict, statistic: str | None,
-              version_a: str | None = None, version_b: str | None = None) -> stats.Estimate:
-        """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round. A fork whose value is not
-        positive (bytes attributed by a difference can be noise around zero) has no ratio: the estimate is
-        undefined, so the part is inconclusive."""
+              version_a: str | None = None, version_b: str | None = None) -> tuple[stats.Estimate, list[int]]:
+        """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round, and the failed rounds left
+        out of it (:func:`lrev.rounds.ratio_of_measured_rounds`)."""
         ra, rb = self.samples(quantity, a, where_a, version_a), self.samples(quantity, b, where_b, version_b)
-        try:
-            return rounds.ratio(ra, rb, quantity.column, statistic or "mean")
-        except rounds.PairingError:
-            raise
-        except ValueError as exc:
-            if "non-positive" not in str(exc):
-                raise
-            return stats.Estimate(math.nan, math.nan, math.nan, len(set(ra[rounds.UNIT])))
+        return rounds.ratio_of_measured_rounds(ra, rb, quantity.column, statistic or "mean")
 
     def ratio_of_ratios(self, quantity: Quantity, sides: list[tuple[str, dict, str]],
-                        statistic: str | None) -> stats.Estimate:
-        """(a ÷ b) ÷ (c ÷ d), each ratio of two forks' ``statistic`` taken round by round; the interval
-        resamples rounds. All four sides must come from the same rounds."""
+                        statistic: str | None) -> tuple[stats.Estimate, list[int]]:
+        """(a ÷ b) ÷ (c ÷ d), each ratio of two forks' ``statistic`` taken round by round; the interval is
+        over rounds. All four sides must come from the same rounds; a round in which a side's statistic is
+        not positive is failed and left out."""
         fn = stats.STATISTICS[statistic or "mean"]
         per_round = [rounds.by_round(self.samples(quantity, c, w, v), quantity.column) for c, w, v in sides]
         if len({tuple(sorted(r)) for r in per_round}) != 1:
             raise rounds.PairingError(f"claim {self.claim['id']}: the four sides were measured in different rounds")
         value = [{r: float(fn(x)) for r, x in side.items()} for side in per_round]
-        common = sorted(value[0])
-        top = [np.array([value[0][r] / value[1][r]]) for r in common]
-        bottom = [np.array([value[2][r] / value[3][r]]) for r in common]
-        return stats.hierarchical_ratio(top, bottom)
+        failed = sorted(r for r in value[0] if any(not (side[r] > 0) for side in value))
+        kept = sorted(set(value[0]) - set(failed))
+        top = [np.array([value[0][r] / value[1][r]]) for r in kept]
+        bottom = [np.array([value[2][r] / value[3][r]]) for r in kept]
+        return stats.ratio(top, bottom), failed
 
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
-    def noise_factor(self, quantity: Quantity, where: dict, version: str) -> float:
-        aa = self.ratio(quantity, self.study.AA, where, self.study.BASELINE, where, None, version, version)
-        return stats.noise_floor(aa.low, aa.high)
+    def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None) -> stats.Estimate | None:
+        """The A/A ratio beside a part (the study's A/A contender ÷ its baseline, same quantity, condition,
+        version and statistic), or None where the study ran no A/A."""
+        if select(getattr(self.results, quantity.table), version=version, contender=self.study.AA, **where).empty:
+            return None
+        return self.ratio(quantity, self.study.AA, where, self.study.BASELINE, where, statistic, version, version)[0]
 
     def part(self, part: dict) -> dict:
         if "answer" in part:
@@ -297,11 +335,11 @@ class _Judge:
         out: dict[str, Any] = {"label": part["label"], "quantity": part["quantity"], "a": a, "where_a": where_a,
                                "version_a": version_a}
         sides = [(a, where_a, version_a)]
-        version_b = version_a
+        version_b, failed = version_a, []
         if "c" in part:
             named = [(self.contender(part[s]), self.condition(part, part[s]), self.side_version(part[s]))
                      for s in "bcd"]
-            est = self.ratio_of_ratios(quantity, [(a, where_a, version_a), *named], statistic)
+            est, failed = self.ratio_of_ratios(quantity, [(a, where_a, version_a), *named], statistic)
             pairing = "paired by round"
             (b, where_b, version_b), (c, where_c, version_c), (d, where_d, version_d) = named
             out.update(b=b, where_b=where_b, version_b=version_b, c=c, where_c=where_c, version_c=version_c,
@@ -310,7 +348,7 @@ class _Judge:
         elif "b" in part:
             b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
             version_b = self.side_version(part["b"])
-            est = self.ratio(quantity, a, where_a, b, where_b, statistic, version_a, version_b)
+            est, failed = self.ratio(quantity, a, where_a, b, where_b, statistic, version_a, version_b)
             pairing = "paired by round"
             out.update(b=b, where_b=where_b, version_b=version_b)
             sides.append((b, where_b, version_b))
@@ -318,21 +356,24 @@ class _Judge:
             est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
                                            statistic or "mean"), "single"
         expect = part["expect"]
-        threshold, floor = expect["value"], None
-        if expect.get("noise_floor"):
-            if pairing == "single" or not quantity.converges:
-                raise RegistryError(f"claim {self.claim['id']}: noise_floor needs a ratio of lookups")
-            floor = self.noise_factor(quantity, where_a, version_b)
-            threshold = threshold * floor if expect["direction"] == "greater" else threshold / floor
+        aa = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic)
+        tolerance = self.aa_tolerance
+        passes = None if aa is None else bool(1 / tolerance <= aa.low and aa.high <= tolerance)
+        noise = 1.0
+        if passes:
+            # A ratio of ratios carries the bias of two ratios.
+            noise = stats.noise_floor(aa.low, aa.high) ** (2 if "c" in part else 1)
             sides.append((self.study.AA, where_a, version_b))
-        verdict = judge(est, expect["direction"], threshold, expect.get("band"))
+        leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
         converged = self.converged(quantity, *sides)
-        if not converged:
-            verdict = "inconclusive"
+        verdict = withhold(leaning, est.n, passes, converged)
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
-                "direction": expect["direction"], "claimed": expect["value"], "band": expect.get("band"),
-                "noise_floor": floor, "threshold": threshold, "converged": converged, "verdict": verdict}
+                "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
+                "band": expect.get("band"),
+                "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes},
+                "noise_band": noise, "converged": converged, "verdict": verdict,
+                "leaning": leaning if verdict in WITHHELD else None}
 
     def answer(self, part: dict) -> dict:
         """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up."""
@@ -342,10 +383,10 @@ class _Judge:
         candidates = sorted(set(rows["contender"]) - set(part.get("exclude", [])))
         if len(candidates) < 2:
             raise self.fail(f"fewer than two candidate contenders for '{part['label']}' where {where}")
-        ranked = sorted(((self.ratio(quantity, c, where, b, where, None), c) for c in candidates),
+        ranked = sorted(((self.ratio(quantity, c, where, b, where, None)[0], c) for c in candidates),
                         key=lambda pair: pair[0].value, reverse=True)
         (best, name), (_, runner_up) = ranked[0], ranked[1]
-        margin = self.ratio(quantity, name, where, runner_up, where, None)
+        margin = self.ratio(quantity, name, where, runner_up, where, None)[0]
         # A study may group contenders into families comparable across versions.
         family = rows.loc[rows["contender"] == name, "family"].iloc[0] if "family" in rows else name
         converged = self.converged(quantity, *((c, where, self.version) for c in candidates))
@@ -366,6 +407,8 @@ class _Judge:
             row["answer"] = parts[0]["answer"]
         else:
             row["verdict"] = combine([p["verdict"] for p in parts])
+            if row["verdict"] in WITHHELD:
+                row["leaning"] = combine([p["leaning"] or p["verdict"] for p in parts])
         return row
 
 
@@ -379,10 +422,12 @@ def evaluate(registry: dict, results: Any) -> dict:
                 verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"], "verdict": "n/a",
                                  "reason": claim["not_applicable"][version], "parts": []})
             else:
-                verdicts.append(_Judge(study, claim, version, results).run())
+                verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"]).run())
     return {
         "study": registry["study"],
         "versions": registry["versions"],
+        "aa_tolerance": registry["aa_tolerance"],
+        "min_rounds": MIN_ROUNDS,
         "claims": [{k: c[k] for k in ("id", "seed", "kind", "statement", "quote", "claimed")}
                    for c in registry["claims"]],
         "verdicts": verdicts,

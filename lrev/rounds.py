@@ -31,20 +31,34 @@ def by_round(rows: pd.DataFrame, column: str) -> dict[int, np.ndarray]:
     return {int(r): g[column].to_numpy(dtype=float) for r, g in rows.groupby(UNIT)}
 
 
-def paired(a: pd.DataFrame, b: pd.DataFrame, column: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Both sides' samples, aligned round by round; both must cover the same rounds."""
+def _aligned(a: pd.DataFrame, b: pd.DataFrame, column: str) -> tuple[list[int], list[np.ndarray], list[np.ndarray]]:
+    """The rounds and both sides' samples in them; both sides must cover the same rounds."""
     ga, gb = by_round(a, column), by_round(b, column)
     if set(ga) != set(gb):
         raise PairingError(f"sides were measured in different rounds: {sorted(ga)} vs {sorted(gb)}")
     rounds = sorted(ga)
-    return [ga[r] for r in rounds], [gb[r] for r in rounds]
+    return rounds, [ga[r] for r in rounds], [gb[r] for r in rounds]
+
+
+def paired(a: pd.DataFrame, b: pd.DataFrame, column: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Both sides' samples, aligned round by round; both must cover the same rounds."""
+    return _aligned(a, b, column)[1:]
 
 
 def ratio(a: pd.DataFrame, b: pd.DataFrame, column: str, statistic: stats.Statistic = "mean") -> stats.Estimate:
-    """Geometric mean over rounds of stat(a's fork) / stat(b's fork), with a fork-then-sample bootstrap CI."""
-    return stats.hierarchical_ratio(*paired(a, b, column), statistic=statistic)
+    """Geometric mean over rounds of stat(a's fork) / stat(b's fork), with a t interval over rounds."""
+    return stats.ratio(*paired(a, b, column), statistic=statistic)
 
 
-def location(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean") -> stats.Estimate:
-    """Mean over forks of stat(fork), with a fork-then-sample bootstrap CI."""
-    return stats.hierarchical_location(list(by_round(rows, column).values()), statistic=statistic)
+def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str,
+                             statistic: stats.Statistic = "mean") -> tuple[stats.Estimate, list[int]]:
+    """:func:`ratio` over the rounds in which both forks measured something, and the rounds that did not.
+
+    A fork whose statistic is not positive (a reopen interval that carried no update, bytes attributed by a
+    difference that came out at zero) measured nothing a ratio can use: its round is failed, left out and
+    reported, rather than entering the log scale as an infinity."""
+    fn = stats.STATISTICS[statistic]
+    rounds, ga, gb = _aligned(a, b, column)
+    kept = [i for i in range(len(rounds)) if not (fn(ga[i]) <= 0 or fn(gb[i]) <= 0)]
+    failed = [r for i, r in enumerate(rounds) if i not in kept]
+    return stats.ratio([ga[i] for i in kept], [gb[i] for i in kept], statistic=statistic), failed

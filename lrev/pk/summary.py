@@ -182,7 +182,7 @@ def crosscheck_table(lookups: pd.DataFrame, plain: pd.DataFrame) -> pd.DataFrame
             pa, pb = rounds.paired(p, p_base, "lookups_per_s")
             per_round = [np.array([np.mean(x) / np.mean(y)]) for x, y in zip(ha, hb)]
             plain_round = [np.array([np.mean(x) / np.mean(y)]) for x, y in zip(pa, pb)]
-            agreement = stats.hierarchical_ratio(per_round, plain_round)
+            agreement = stats.ratio(per_round, plain_round)
             tolerance = AA_TOLERANCE if contender == AA else CROSSCHECK_TOLERANCE
             h_forks = h.groupby("round")["lookups_per_s"].mean()
             p_forks = p.groupby("round")["lookups_per_s"].mean()

@@ -1,0 +1,134 @@
+"""The verdict rules on results made to order: too few rounds, the A/A gate and its band, unconverged
+series, failed rounds. The study is pk (its quantities and A/A contender); the lookups are synthetic."""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lrev import claims, stats
+from lrev.pk import study
+
+SEED = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
+
+
+def _registry(direction="greater", value=1.5, band=None, tolerance=1.10):
+    expect = {"direction": direction, "value": value, **({"band": band} if band else {})}
+    part = {"label": "FST50 / default", "quantity": "lookups_per_s", "where": SEED, "a": {"contender": "FST50"},
+            "b": {"contender": "default"}, "expect": expect, "versions": ["9.12.3"]}
+    claim = {"id": "x-1", "seed": "s", "kind": "claim", "statement": "s", "quote": "q", "claimed": "c",
+             "parts": [part], "not_applicable": {}}
+    registry = {"study": "pk", "versions": ["9.12.3"], "aa_tolerance": tolerance, "claims": [claim]}
+    claims.validate(registry)
+    return registry
+
+
+def _lookups(speeds: dict[str, list[float]], stable: dict[str, list[int]] | None = None) -> SimpleNamespace:
+    """One fork per contender and round, three iterations each at the given per-round speed."""
+    rows = []
+    for contender, per_round in speeds.items():
+        for r, speed in enumerate(per_round):
+            ok = (stable or {}).get(contender, [1] * len(per_round))[r]
+            for i in range(3):
+                rows.append({"version": "9.12.3", "contender": contender, "round": r, "fork": f"alone-{contender}",
+                             **SEED, "iteration": i, "lookups_per_s": speed, "stable": ok})
+    return SimpleNamespace(lookups=pd.DataFrame(rows))
+
+
+def _row(registry, results) -> dict:
+    return claims.evaluate(registry, results)["verdicts"][0]
+
+
+BASE = [100.0, 104.0, 98.0, 101.0, 99.0]
+QUIET_AA = [100.5, 103.5, 98.4, 101.3, 98.6]
+
+
+def test_two_rounds_are_underpowered_and_say_which_way_they_lean():
+    results = _lookups({"FST50": [300.0, 310.0], "default": BASE[:2], study.AA: QUIET_AA[:2]})
+    row = _row(_registry(), results)
+    assert row["verdict"] == "underpowered" and row["leaning"] in {"holds", "inconclusive"}
+    assert row["parts"][0]["n"] == 2
+
+
+def test_a_quiet_aa_passes_its_gate_and_widens_the_threshold_by_its_band():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["aa"]["passes"] is True and part["aa"]["n"] == 5
+    assert part["noise_band"] == pytest.approx(stats.noise_floor(part["aa"]["low"], part["aa"]["high"]))
+    assert 1 < part["noise_band"] <= 1.10
+    assert part["verdict"] == "holds" and part["leaning"] is None
+
+
+def test_a_ratio_inside_the_noise_band_is_not_decided():
+    # FST50 is 1.52x default, tightly: above the bare threshold of 1.5, but not by the A/A's band.
+    aa = [102.0, 101.0, 96.0, 104.0, 99.0]  # within 3% of the baseline round by round
+    results = _lookups({"FST50": [152.0, 158.1, 148.9, 153.5, 150.5], "default": BASE, study.AA: aa})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["aa"]["passes"] is True
+    assert part["low"] > 1.5 and part["low"] < 1.5 * part["noise_band"]
+    assert part["verdict"] == "inconclusive"
+
+
+def test_a_noisy_aa_makes_the_ratio_noise_limited():
+    noisy = [130.0, 80.0, 125.0, 70.0, 135.0]
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: noisy})
+    row = _row(_registry(), results)
+    assert row["verdict"] == "noise-limited" and row["leaning"] == "holds"
+    assert row["parts"][0]["aa"]["passes"] is False and row["parts"][0]["noise_band"] == 1.0
+
+
+def test_no_aa_beside_a_ratio_is_said_and_the_bare_threshold_judges():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["aa"] is None and part["noise_band"] == 1.0 and part["verdict"] == "holds"
+
+
+def test_an_unconverged_series_shows_the_verdict_its_interval_would_give():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [1, 1, 0, 1, 1]})
+    row = _row(_registry(), results)
+    assert row["verdict"] == "unconverged" and row["leaning"] == "holds"
+    assert row["parts"][0]["converged"] is False
+
+
+def test_a_round_that_measured_nothing_is_failed_not_an_infinite_bound():
+    # Round 2 of FST50 did nothing (a reopen interval without updates, say): zero, whose log is -inf.
+    results = _lookups({"FST50": [300.0, 310.0, 0.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["failed_rounds"] == [2] and part["n"] == 4
+    assert all(math.isfinite(part[k]) and part[k] > 0 for k in ("value", "low", "high"))
+
+
+def test_approx_holds_only_inside_the_band_narrowed_by_the_noise_band():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
+    assert _row(_registry("approx", 3.0, [2.4, 3.6]), results)["verdict"] == "holds"
+    # The interval (about [2.9, 3.1]) lies inside [2.95, 3.6] but not inside it narrowed by the A/A's band.
+    assert _row(_registry("approx", 3.0, [2.95, 3.6]), results)["verdict"] == "inconclusive"
+
+
+@pytest.mark.parametrize("low, high, noise, expected", [
+    (1.2, 1.5, 1.0, "holds"), (1.2, 1.5, 1.25, "inconclusive"), (0.85, 0.95, 1.0, "fails"),
+    (0.85, 0.95, 1.1, "inconclusive"), (0.7, 0.85, 1.1, "fails"),
+])
+def test_judge_clears_the_threshold_by_the_noise_band_either_way(low, high, noise, expected):
+    assert claims.judge(stats.Estimate(math.sqrt(low * high), low, high, 5), "greater", 1.0, None, noise) == expected
+
+
+def test_withheld_verdicts_take_their_order_and_parts_combine():
+    assert claims.withhold("holds", 2, False, False) == "underpowered"
+    assert claims.withhold("holds", 3, False, False) == "noise-limited"
+    assert claims.withhold("fails", 3, True, False) == "unconverged"
+    assert claims.withhold("fails", 3, None, True) == "fails"
+    assert claims.combine(["holds", "unconverged", "noise-limited"]) == "noise-limited"
+    assert claims.combine(["fails", "underpowered"]) == "fails"
+    assert claims.combine(["holds", "inconclusive"]) == "inconclusive"
+
+
+def test_a_registry_without_its_aa_tolerance_is_refused():
+    registry = _registry()
+    del registry["aa_tolerance"]
+    with pytest.raises(claims.RegistryError, match="aa_tolerance"):
+        claims.validate(registry)
