@@ -371,7 +371,8 @@ class _Judge:
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
-                "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes},
+                "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes,
+                                               "jvm_sd": stats.jvm_spread(aa)},
                 "noise_band": noise, "converged": converged, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
 

@@ -132,3 +132,10 @@ def test_a_registry_without_its_aa_tolerance_is_refused():
     del registry["aa_tolerance"]
     with pytest.raises(claims.RegistryError, match="aa_tolerance"):
         claims.validate(registry)
+
+
+def test_the_aa_reports_the_spread_of_one_jvm():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
+    aa = _row(_registry(), results)["parts"][0]["aa"]
+    logs = np.log(np.array(QUIET_AA) / np.array(BASE))
+    assert aa["jvm_sd"] == pytest.approx(np.std(logs, ddof=1) / np.sqrt(2))

@@ -244,3 +244,12 @@ def test_two_units_give_the_wide_interval_their_one_degree_of_freedom_allows():
     # t(0.975, 1) = 12.7: two rounds hardly bound a ratio, which is what the claims call underpowered.
     est = stats.ratio([[2.0], [2.2]], [[1.0], [1.0]])
     assert est.high / est.low > 3
+
+
+def test_jvm_spread_recovers_the_per_jvm_sd_of_an_aa_pair():
+    rng = np.random.default_rng(22)
+    sd, rounds_ = 0.08, 400
+    a = [[np.exp(rng.normal(0, sd))] for _ in range(rounds_)]
+    b = [[np.exp(rng.normal(0, sd))] for _ in range(rounds_)]
+    assert stats.jvm_spread(stats.ratio(a, b)) == pytest.approx(sd, rel=0.1)
+    assert math.isnan(stats.jvm_spread(stats.ratio(a[:1], b[:1])))
