@@ -24,7 +24,7 @@ SCHEMA_DIR = REPO / "config" / "schema"
 class Quantity:
     """A measured quantity that claims can name: the column of a results table, the condition columns
     that select its cells, and whether its samples carry a warm-up verdict (``stable``), in which
-    case unconverged forks make a judgement inconclusive."""
+    case a judgement on an unconverged fork is withheld (``unconverged``)."""
 
     table: str
     column: str

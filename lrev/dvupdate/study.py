@@ -15,7 +15,7 @@ AA = layout.AA
 CELL = ("role", "rate_role", "interval_role")
 QUANTITIES = {
     # Every sample carries its cell's warm-up verdict (``stable``): a claim on a cell whose warm-up ended
-    # with the JIT still busy is inconclusive.
+    # with the JIT still busy is withheld.
     **{name: Quantity("reopens", name, CELL, converges=True)
        for name in ("reopen_ms", "update_ms", "total_ms", "queries_per_s", "behind", "heap_mb")},
     # Only reopens that applied updates have a per-document cost.

@@ -12,7 +12,7 @@ BASELINE = layout.BASELINE
 AA = layout.AA
 
 #: One row per fork and load: the saturation search's outcome. The closed-loop warm-up's verdict rides along
-#: (``stable``): a saturation placed by a service time measured before the JIT settled is inconclusive.
+#: (``stable``): a saturation placed by a service time measured before the JIT settled is withheld.
 LOAD = ("workers",)
 #: One row per cold run: the index evicted, reopened on a directory and loaded by some workers at once.
 COLD = ("directory", "workers")
