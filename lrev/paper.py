@@ -1,29 +1,39 @@
 """Assemble the paper: every number the text uses goes into JSON, then Typst compiles.
 
     python -m lrev.paper study S --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out S.json
-    python -m lrev.paper compile --scale SCALE [--shared] --config-digest D --study S S.json [--study …] --out PDF
+    python -m lrev.paper compile --scale SCALE [--shared] --config-digest D --study S S.json [--study …] --plan P
+                                 [--stability AGREEMENT.json] --out PDF
 
 ``study`` writes one study's numbers: what its plug-in computes (:meth:`lrev.studies.Study.numbers`),
-plus its claims, verdicts and versions. ``compile`` gathers the studies' numbers into
-``<PDF dir>/numbers.json``, under ``studies.<name>`` (with the run's identity and citation under ``meta``), and compiles ``paper/lucene-revisited.typ``,
-which includes ``paper/<name>.typ`` for each study in it, in the configured order. Both write
-atomically; the ``.typ`` files hold prose and layout, never a result.
+plus its claims, verdicts, versions and verdict matrix (claims × versions). ``compile`` gathers the studies'
+numbers into ``<PDF dir>/numbers.json``, under ``studies.<name>`` (with the run's identity and citation under
+``meta``, and the counts of all studies' matrices under ``matrix``), and compiles ``paper/lucene-revisited.typ``,
+which includes ``paper/<name>.typ`` for each study in it, in the configured order. With ``--stability`` (the
+agreement of repeated runs of the scale), every claim row and matrix cell also says in how many runs it got the
+same verdict. Both write atomically; the ``.typ`` files hold prose and layout, never a result.
 """
 from __future__ import annotations
 
 import argparse
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import typst
 
 from lrev import cite, provenance, stats, studies
+from lrev.claims import VERDICTS, WITHHELD
 from lrev.config import REPO
 from lrev.io import atomic_path, read_json, write_json
 
 SOURCE = REPO / "paper" / "lucene-revisited.typ"
-VERDICT_ORDER = ("holds", "fails", "inconclusive", "answer", "n/a")
+#: Verdicts that decide a cell; the others apply but leave it open.
+DECIDED = ("holds", "fails", "answer")
+#: A cell's mark in the verdict matrix, beside its colour, so that it reads in grey print too (n/a: left blank).
+MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "underpowered": "n", "noise-limited": "≈",
+         "unconverged": "u", "n/a": ""}
+#: Which way a withheld verdict's interval leans; leaning "inconclusive" leans neither way and has no mark.
+LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
@@ -32,31 +42,124 @@ def fmt(value: float | None, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
 
-def interval(low: float | None, high: float | None, digits: int = 2) -> str:
-    return "n/a" if low is None or high is None else f"[{fmt(low, digits)}, {fmt(high, digits)}]"
+def interval(low: float | None, high: float | None, digits: int = 2, n: int | None = None) -> str:
+    """``[low, high]``, and ``, n=…`` (the units the interval is over) when given."""
+    text = "n/a" if low is None or high is None else f"[{fmt(low, digits)}, {fmt(high, digits)}]"
+    return text if n is None else f"{text}, n={n}"
+
+
+def estimate(e: dict[str, Any], digits: int = 2) -> str:
+    """An estimate (:meth:`lrev.stats.Estimate.to_dict`) as ``value [low, high], n=…``."""
+    return f"{fmt(e.get('value'), digits)} {interval(e.get('low'), e.get('high'), digits, e.get('n'))}"
+
+
+def aa_gate(part: dict[str, Any]) -> str:
+    """What the A/A gate beside a ratio part said: the A/A interval, whether it passed, and the noise band the
+    part's interval had to clear; empty for a part that is no ratio of two forks."""
+    if part.get("pairing") != "paired by round":
+        return ""
+    aa = part.get("aa")
+    if aa is None:
+        # The study runs no A/A here, so the bare threshold judged it.
+        return "no A/A"
+    within = f"within ±{(aa['tolerance'] - 1) * 100:.0f}%"
+    if not aa["passes"]:
+        return f"A/A {estimate(aa)} ✗ not {within}"
+    return f"A/A {estimate(aa)} ✓ {within}, noise band ×{fmt(part.get('noise_band'))}"
 
 
 def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per claim x version for the claims table, each part's estimate formatted."""
+    """One row per claim x version for the claims table, each part's estimate formatted with its n."""
     rows = []
     for verdict in claims["verdicts"]:
         parts = []
         for part in verdict["parts"]:
             if part.get("verdict") == "answer":
                 answer = part["answer"]
-                margin = answer["margin_vs_runner_up"]
-                measured = (f"fastest: {answer['contender']}; ×{fmt(margin['value'])} over {answer['runner_up']} "
-                            f"{interval(margin['low'], margin['high'])}")
+                measured = (f"fastest: {answer['contender']}; ×{estimate(answer['margin_vs_runner_up'])} "
+                            f"over {answer['runner_up']}")
             else:
-                measured = f"{part['label']}: {fmt(part.get('value'))} {interval(part.get('low'), part.get('high'))}"
+                measured = f"{part['label']}: {estimate(part)}"
+                gate = aa_gate(part)
+                if gate:
+                    measured += f"; {gate}"
             if part.get("converged") is False:
                 # Says why a decisive-looking interval is still inconclusive.
                 measured += " (a series did not converge)"
             parts.append(measured)
         rows.append({"claim": verdict["claim"], "version": verdict["version"], "verdict": verdict["verdict"],
+                     "leaning": verdict.get("leaning"),
                      "measured": "; ".join(parts) if parts else (verdict.get("reason") or ""),
                      "answer": verdict.get("answer", {}).get("contender") if verdict.get("answer") else None})
     return rows
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Sorts releases by number: 4.10.4 < 6.6.6 < 10.5.1, which string order gets wrong."""
+    return tuple(int(x) for x in version.split("."))
+
+
+def tally(verdicts: Iterable[str]) -> dict[str, Any]:
+    """The counts a matrix of cells gives: every cell, those that apply (not n/a), those decided (holds, fails,
+    answer), and each verdict's; the decided share is of the applicable cells."""
+    by_verdict = dict.fromkeys(VERDICTS, 0)
+    for v in verdicts:
+        if v not in by_verdict:
+            raise ValueError(f"unknown verdict {v!r} (known: {', '.join(VERDICTS)})")
+        by_verdict[v] += 1
+    cells = sum(by_verdict.values())
+    applicable = cells - by_verdict["n/a"]
+    decided = sum(by_verdict[v] for v in DECIDED)
+    share = decided / applicable if applicable else None
+    return {"cells": cells, "applicable": applicable, "decided": decided, "decided_share": share,
+            "decided_percent": "n/a" if share is None else f"{share * 100:.0f}%", "by_verdict": by_verdict}
+
+
+def matrix(claims: dict[str, Any]) -> dict[str, Any]:
+    """The study's verdict matrix: its claims in registry order × its versions in release order, each cell its
+    verdict, which way a withheld verdict leans, and its mark; with the cells' counts."""
+    versions = sorted(claims["versions"], key=version_key)
+    judged = {(r["claim"], r["version"]): r for r in claims["verdicts"]}
+    rows = []
+    for c in claims["claims"]:
+        cells = []
+        for version in versions:
+            r = judged[(c["id"], version)]
+            leaning = r.get("leaning")
+            cells.append({"version": version, "verdict": r["verdict"], "leaning": leaning,
+                          "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else "")})
+        rows.append({"claim": c["id"], "kind": c["kind"], "cells": cells})
+    return {"versions": versions, "rows": rows,
+            "counts": tally(c["verdict"] for row in rows for c in row["cells"])}
+
+
+def legend(counts: dict[str, Any]) -> list[dict[str, Any]]:
+    """The matrix's legend: each verdict with its mark and how many cells have it, in the verdicts' order."""
+    return [{"verdict": v, "mark": MARKS[v], "count": counts["by_verdict"][v]} for v in VERDICTS]
+
+
+def with_stability(numbers: dict[str, Any], agreement: dict[str, Any]) -> dict[str, Any]:
+    """The numbers with each claim row and matrix cell's agreement across repeated runs (``agree`` of ``of`` runs
+    gave the same verdict, ``flip`` when any differed), or None for a cell those runs did not judge; and the runs'
+    summary under ``stability``."""
+    if agreement["scale"] != numbers["meta"]["scale"]:
+        raise ValueError(f"the stability runs are of scale {agreement['scale']!r}, this paper of "
+                         f"{numbers['meta']['scale']!r}")
+    by_cell = {(c["study"], c["claim"], c["version"]): {k: c[k] for k in ("agree", "of", "flip")}
+               for c in agreement["cells"]}
+    merged = {}
+    for name, S in numbers["studies"].items():
+        rows = [{**r, "stability": by_cell.get((name, r["claim"], r["version"]))} for r in S["claim_rows"]]
+        grid = {**S["matrix"], "rows": [
+            {**row, "cells": [{**c, "stability": by_cell.get((name, row["claim"], c["version"]))}
+                              for c in row["cells"]]} for row in S["matrix"]["rows"]]}
+        merged[name] = {**S, "claim_rows": rows, "matrix": grid}
+    summary = agreement["summary"]
+    return {**numbers, "studies": merged, "stability": {
+        "runs": agreement["runs"], "applicable": summary["applicable"], "agreeing": summary["agreeing"],
+        "percent": f"{summary['share'] * 100:.0f}%", "flips": summary["flips"],
+        "config_digest": agreement["config_digest"],
+        "same_config": agreement["config_digest"] == numbers["meta"]["config_digest"]}}
 
 
 def provenance_row(version: str, manifest: dict[str, Any]) -> dict[str, Any]:
@@ -79,13 +182,24 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     claims = read_json(claims_file)
     if claims["study"] != name:
         raise ValueError(f"{claims_file} holds the claims of study '{claims['study']}', not '{name}'")
+    grid = matrix(claims)
     return {
         **studies.get(name).numbers(results, versions, figures, claims),
         "versions": claims["versions"],
         "claims": claims["claims"],
         "claim_rows": claim_rows(claims),
-        "verdict_counts": {v: sum(r["verdict"] == v for r in claims["verdicts"]) for v in VERDICT_ORDER},
+        "matrix": grid,
+        "verdict_counts": grid["counts"]["by_verdict"],
     }
+
+
+def matrix_numbers(per_study: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The counts over all studies' matrices (what the abstract states), with the legend and every version any
+    study ran, in release order."""
+    grids = [S["matrix"] for S in per_study]
+    counts = tally(c["verdict"] for m in grids for row in m["rows"] for c in row["cells"])
+    return {**counts, "withheld": sum(counts["by_verdict"][v] for v in WITHHELD), "legend": legend(counts),
+            "versions": sorted({v for m in grids for v in m["versions"]}, key=version_key)}
 
 
 def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:
@@ -122,21 +236,30 @@ def main(argv: list[str] | None = None) -> None:
     whole.add_argument("--config-digest", required=True, help="the resolved config's digest (lrev.config)")
     whole.add_argument("--study", nargs=2, action="append", required=True, metavar=("NAME", "NUMBERS"))
     whole.add_argument("--plan", type=Path, required=True, help="the seed scale's plan (lrev.plan --json)")
+    whole.add_argument("--stability", type=Path,
+                       help="the agreement of repeated runs of this scale (<outdir>/<scale>/stability/agreement.json)")
     whole.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
     if a.command == "study":
         write_json(a.out, stats.json_safe(study_numbers(a.name, a.results, a.versions, a.figures, a.claims)))
         return
     numbers_file = a.out.with_name("numbers.json")
-    write_json(numbers_file, {
+    per_study = {name: read_json(path) for name, path in a.study}
+    numbers = {
         "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
                  "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
                  "config_digest": a.config_digest,
                  "citation": cite.identity()},
-        "order": [name for name, _ in a.study],
+        "order": list(per_study),
         "plan": plan_numbers(read_json(a.plan)),
-        "studies": {name: read_json(path) for name, path in a.study},
-    })
+        "matrix": matrix_numbers(per_study.values()),
+        "studies": per_study,
+        # None: no repeated runs on disk, and the paper says nothing about stability.
+        "stability": None,
+    }
+    if a.stability:
+        numbers = with_stability(numbers, read_json(a.stability))
+    write_json(numbers_file, numbers)
     compile_pdf(numbers_file, a.out)
 
 

@@ -1,0 +1,217 @@
+"""The paper's verdict matrix, its counts, the claims tables' text and the stability column, from a hand-made
+claims file that holds every verdict (no run needed)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import typst
+
+from lrev import claims, paper
+from lrev.config import REPO
+from lrev.io import write_json
+
+# Out of release order on purpose, and 10.5.1 before 6.6.6 as strings.
+VERSIONS = ["7.7.3", "10.5.1", "4.10.4", "6.6.6"]
+
+
+def _part(verdict, value=1.5, low=1.2, high=1.9, n=5, aa=None, noise_band=1.0, leaning=None, converged=True):
+    return {"label": "speed-up", "quantity": "q", "pairing": "paired by round", "value": value, "low": low,
+            "high": high, "n": n, "converged": converged, "verdict": verdict, "aa": aa, "noise_band": noise_band,
+            "leaning": leaning}
+
+
+PASSING_AA = {"value": 1.02, "low": 0.97, "high": 1.08, "n": 5, "tolerance": 1.1, "passes": True}
+FAILING_AA = {"value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1, "passes": False}
+ANSWER = {"contender": "FST50", "family": "FST50", "runner_up": "default",
+          "margin_vs_runner_up": {"value": 1.3, "low": 1.1, "high": 1.5, "n": 4}}
+
+# Registry order c-2 before c-1; the eight cells hold the eight verdicts.
+CELLS = {
+    ("c-2", "7.7.3"): ("holds", None, [_part("holds", aa=PASSING_AA, noise_band=1.08)]),
+    ("c-2", "10.5.1"): ("fails", None, [_part("fails", value=0.5, low=0.4, high=0.6)]),
+    ("c-2", "4.10.4"): ("inconclusive", None, [_part("inconclusive", low=0.8)]),
+    ("c-2", "6.6.6"): ("underpowered", "holds", [_part("underpowered", n=2, leaning="holds")]),
+    ("c-1", "7.7.3"): ("noise-limited", "fails", [_part("noise-limited", aa=FAILING_AA, leaning="fails")]),
+    ("c-1", "10.5.1"): ("unconverged", "inconclusive",
+                        [_part("unconverged", converged=False, leaning="inconclusive")]),
+    ("c-1", "4.10.4"): ("n/a", None, []),
+    ("c-1", "6.6.6"): ("answer", None, [{"label": "fastest", "verdict": "answer", "converged": True,
+                                         "answer": ANSWER, "value": 2.0, "low": 1.8, "high": 2.2, "n": 4}]),
+}
+
+
+def _verdict_row(claim, version):
+    verdict, leaning, parts = CELLS[(claim, version)]
+    row = {"claim": claim, "version": version, "kind": "claim", "verdict": verdict, "parts": parts,
+           "reason": "the format is gone" if verdict == "n/a" else None}
+    if leaning:
+        row["leaning"] = leaning
+    if verdict == "answer":
+        row["answer"] = ANSWER
+    return row
+
+
+@pytest.fixture
+def fixture_claims():
+    return {"study": "fx", "versions": VERSIONS, "aa_tolerance": 1.1,
+            "claims": [{"id": c, "seed": "s", "kind": "claim", "statement": "st", "quote": "q", "claimed": "2x"}
+                       for c in ("c-2", "c-1")],
+            "verdicts": [_verdict_row(c, v) for c in ("c-2", "c-1") for v in VERSIONS]}
+
+
+def test_the_fixture_holds_every_verdict(fixture_claims):
+    assert sorted(r["verdict"] for r in fixture_claims["verdicts"]) == sorted(claims.VERDICTS)
+
+
+def test_versions_sort_by_release_number_not_as_strings():
+    assert sorted(VERSIONS, key=paper.version_key) == ["4.10.4", "6.6.6", "7.7.3", "10.5.1"]
+
+
+def test_counts_leave_na_out_of_the_applicable_cells():
+    counts = paper.tally(["holds", "fails", "answer", "inconclusive", "n/a", "n/a", "underpowered", "holds"])
+    assert counts["cells"] == 8 and counts["applicable"] == 6 and counts["decided"] == 4
+    assert counts["decided_share"] == pytest.approx(4 / 6) and counts["decided_percent"] == "67%"
+    assert counts["by_verdict"] == {"holds": 2, "fails": 1, "answer": 1, "inconclusive": 1, "underpowered": 1,
+                                    "noise-limited": 0, "unconverged": 0, "n/a": 2}
+    assert list(counts["by_verdict"]) == list(claims.VERDICTS)
+    assert paper.tally(["n/a"])["decided_percent"] == "n/a"
+    with pytest.raises(ValueError, match="maybe"):
+        paper.tally(["maybe"])
+
+
+def test_matrix_has_registry_rows_and_release_columns(fixture_claims):
+    m = paper.matrix(fixture_claims)
+    assert m["versions"] == ["4.10.4", "6.6.6", "7.7.3", "10.5.1"]
+    assert [r["claim"] for r in m["rows"]] == ["c-2", "c-1"]
+    grid = {(r["claim"], c["version"]): c for r in m["rows"] for c in r["cells"]}
+    for (claim, version), (verdict, leaning, _) in CELLS.items():
+        cell = grid[(claim, version)]
+        assert (cell["verdict"], cell["leaning"]) == (verdict, leaning)
+    assert [c["verdict"] for c in m["rows"][0]["cells"]] == ["inconclusive", "underpowered", "holds", "fails"]
+    # Leaning shows beside the verdict's mark; leaning neither way adds nothing.
+    assert grid[("c-2", "6.6.6")]["mark"] == paper.MARKS["underpowered"] + "↑"
+    assert grid[("c-1", "7.7.3")]["mark"] == paper.MARKS["noise-limited"] + "↓"
+    assert grid[("c-1", "10.5.1")]["mark"] == paper.MARKS["unconverged"]
+    assert len({paper.MARKS[v] for v in claims.VERDICTS}) == len(claims.VERDICTS)
+    counts = m["counts"]
+    assert (counts["cells"], counts["applicable"], counts["decided"]) == (8, 7, 3)
+    assert all(n == 1 for n in counts["by_verdict"].values())
+
+
+def test_overall_counts_add_the_studies_matrices(fixture_claims):
+    one = {"matrix": paper.matrix(fixture_claims)}
+    total = paper.matrix_numbers([one, one])
+    assert (total["cells"], total["applicable"], total["decided"], total["withheld"]) == (16, 14, 6, 6)
+    assert [(e["verdict"], e["count"]) for e in total["legend"]] == [(v, 2) for v in claims.VERDICTS]
+    other = {"matrix": {"versions": ["9.12.3", "4.10.4"], "rows": []}}
+    assert paper.matrix_numbers([one, other])["versions"] == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.5.1"]
+
+
+def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_claims):
+    rows = {(r["claim"], r["version"]): r for r in paper.claim_rows(fixture_claims)}
+    held = rows[("c-2", "7.7.3")]["measured"]
+    assert held.startswith("speed-up: 1.50 [1.20, 1.90], n=5")
+    assert "A/A 1.02 [0.97, 1.08], n=5 ✓ within ±10%, noise band ×1.08" in held
+    assert "A/A 1.20 [1.05, 1.37], n=5 ✗ not within ±10%" in rows[("c-1", "7.7.3")]["measured"]
+    assert rows[("c-2", "10.5.1")]["measured"].endswith("; no A/A")
+    assert "n=2" in rows[("c-2", "6.6.6")]["measured"]
+    assert rows[("c-1", "6.6.6")]["measured"] == "fastest: FST50; ×1.30 [1.10, 1.50], n=4 over default"
+    assert rows[("c-1", "10.5.1")]["measured"].endswith("(a series did not converge)")
+    assert rows[("c-1", "4.10.4")]["measured"] == "the format is gone"
+    assert [rows[k]["leaning"] for k in (("c-2", "6.6.6"), ("c-1", "7.7.3"), ("c-2", "7.7.3"))] == \
+        ["holds", "fails", None]
+
+
+def _agreement(scale="smoke", digest="abc"):
+    return {"scale": scale, "config_digest": digest, "runs": 3, "run_dirs": ["a", "b", "c"],
+            "cells": [{"study": "fx", "claim": "c-2", "version": "7.7.3", "verdicts": ["holds"] * 3,
+                       "agree": 3, "of": 3, "flip": False},
+                      {"study": "fx", "claim": "c-1", "version": "7.7.3",
+                       "verdicts": ["noise-limited", "fails", "noise-limited"], "agree": 2, "of": 3, "flip": True}],
+            "summary": {"applicable": 7, "agreeing": 6, "share": 6 / 7, "flips": 1}}
+
+
+def _numbers(fixture_claims):
+    grid = paper.matrix(fixture_claims)
+    study = {"versions": VERSIONS, "claims": fixture_claims["claims"], "claim_rows": paper.claim_rows(fixture_claims),
+             "matrix": grid, "verdict_counts": grid["counts"]["by_verdict"]}
+    return {"meta": {"scale": "smoke", "config_digest": "abc", "confidence": "95%"}, "order": ["fx"],
+            "matrix": paper.matrix_numbers([study]), "studies": {"fx": study}, "stability": None}
+
+
+def test_stability_gives_each_cell_its_k_of_k_runs(fixture_claims):
+    merged = paper.with_stability(_numbers(fixture_claims), _agreement())
+    rows = {(r["claim"], r["version"]): r["stability"] for r in merged["studies"]["fx"]["claim_rows"]}
+    assert rows[("c-2", "7.7.3")] == {"agree": 3, "of": 3, "flip": False}
+    assert rows[("c-1", "7.7.3")] == {"agree": 2, "of": 3, "flip": True}
+    assert rows[("c-1", "4.10.4")] is None  # a cell the repeated runs did not judge
+    cells = {(r["claim"], c["version"]): c["stability"] for r in merged["studies"]["fx"]["matrix"]["rows"]
+             for c in r["cells"]}
+    assert cells == rows
+    assert merged["stability"] == {"runs": 3, "applicable": 7, "agreeing": 6, "percent": "86%", "flips": 1,
+                                   "config_digest": "abc", "same_config": True}
+    assert paper.with_stability(_numbers(fixture_claims), _agreement(digest="other"))["stability"]["same_config"] \
+        is False
+    with pytest.raises(ValueError, match="scale 'paper'"):
+        paper.with_stability(_numbers(fixture_claims), _agreement(scale="paper"))
+
+
+def _text(node) -> str:
+    """The text of a queried Typst element, its pieces joined as they print."""
+    if isinstance(node, list):
+        return "".join(_text(n) for n in node)
+    if not isinstance(node, dict):
+        return ""
+    if node.get("func") == "space":
+        return " "
+    return node.get("text", "") + "".join(_text(node[k]) for k in ("body", "child", "children") if k in node)
+
+
+@pytest.mark.parametrize("stable", [False, True])
+def test_lib_renders_the_matrix_and_claims_table(fixture_claims, tmp_path, stable):
+    """paper/lib.typ's matrix, legend and claims table compile from the fixture's numbers: one colour per verdict,
+    columns in release order, leanings and n printed, and the stability column only when repeated runs are given."""
+    numbers = _numbers(fixture_claims)
+    if stable:
+        numbers = paper.with_stability(numbers, _agreement())
+    write_json(tmp_path / "numbers.json", numbers)
+    doc = tmp_path / "doc.typ"
+    doc.write_text(f'#import "{REPO / "paper" / "lib.typ"}": numbers, verdict-matrix, matrix-legend, claims-table\n'
+                   '#verdict-matrix("fx")\n#matrix-legend\n#claims-table(numbers.studies.fx)\n')
+    compile_args = {"root": "/", "sys_inputs": {"numbers": str(tmp_path / "numbers.json")}}
+    pdf = tmp_path / "doc.pdf"
+    typst.compile(str(doc), output=str(pdf), **compile_args)
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+    grid, table = json.loads(typst.query(str(doc), "table", **compile_args))
+    header, *body = grid["children"]
+    assert [_text(c) for c in header["children"]] == ["fx", "4.10.4", "6.6.6", "7.7.3", "10.5.1"]
+    assert [_text(c) for c in body[:5]] == ["c-2", "?", "n↑", "✓", "✗"]
+    fills = [c["fill"] for c in body if c.get("fill")]
+    assert len(fills) == 8 and len(set(fills)) == 8  # eight verdicts, eight colours
+
+    rows = _text(table)
+    assert "(leans holds)" in rows and "n=5" in rows and "✓ within ±10%" in rows
+    assert ("same verdict in k of K runs" in " ".join(rows.split())) is stable
+    assert ("2 of 3" in rows) is stable
+
+
+@pytest.mark.parametrize("stable", [False, True])
+def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_claims, tmp_path, monkeypatch, stable):
+    numbers = _numbers(fixture_claims)
+    write_json(tmp_path / "fx.json", numbers["studies"]["fx"])
+    write_json(tmp_path / "plan.json", {"scale": "seed", "totals": {"jobs": 2, "estimated_jobs": 1, "hours": 1.0,
+                                                                     "peak_memory_gib": 1.0, "disk_gib": 1.0},
+                                        "fitted_on": [], "unestimated": []})
+    write_json(tmp_path / "agreement.json", _agreement())
+    compiled = []
+    monkeypatch.setattr(paper, "compile_pdf", lambda numbers_file, out: compiled.append(out))
+    paper.main(["compile", "--scale", "smoke", "--config-digest", "abc", "--study", "fx", str(tmp_path / "fx.json"),
+                "--plan", str(tmp_path / "plan.json"), "--out", str(tmp_path / "paper.pdf"),
+                *(["--stability", str(tmp_path / "agreement.json")] if stable else [])])
+    written = json.loads((tmp_path / "numbers.json").read_text())
+    assert compiled == [tmp_path / "paper.pdf"]
+    assert (written["matrix"]["applicable"], written["matrix"]["by_verdict"]["n/a"]) == (7, 1)
+    assert (written["stability"] is not None) is stable
+    assert all(("stability" in r) is stable for r in written["studies"]["fx"]["claim_rows"])
