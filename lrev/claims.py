@@ -257,9 +257,10 @@ def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: b
 class _Judge:
     """Measures one claim's parts on one version of the loaded results of ``study``."""
 
-    def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float):
+    def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
+                 confidence: float):
         self.study, self.claim, self.version, self.results = study, claim, version, results
-        self.aa_tolerance = aa_tolerance
+        self.aa_tolerance, self.confidence = aa_tolerance, confidence
 
     def fail(self, what: str) -> MissingResultError:
         return MissingResultError(f"claim {self.claim['id']}, version {self.version}: {what}")
@@ -298,7 +299,7 @@ class _Judge:
         """Per-fork ``statistic`` (mean by default) of a ÷ of b, paired by round, and the failed rounds left
         out of it (:func:`lrev.rounds.ratio_of_measured_rounds`)."""
         ra, rb = self.samples(quantity, a, where_a, version_a), self.samples(quantity, b, where_b, version_b)
-        return rounds.ratio_of_measured_rounds(ra, rb, quantity.column, statistic or "mean")
+        return rounds.ratio_of_measured_rounds(ra, rb, quantity.column, statistic or "mean", self.confidence)
 
     def ratio_of_ratios(self, quantity: Quantity, sides: list[tuple[str, dict, str]],
                         statistic: str | None) -> tuple[stats.Estimate, list[int]]:
@@ -314,7 +315,7 @@ class _Judge:
         kept = sorted(set(value[0]) - set(failed))
         top = [np.array([value[0][r] / value[1][r]]) for r in kept]
         bottom = [np.array([value[2][r] / value[3][r]]) for r in kept]
-        return stats.ratio(top, bottom), failed
+        return stats.ratio(top, bottom, confidence=self.confidence), failed
 
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
@@ -354,7 +355,7 @@ class _Judge:
             sides.append((b, where_b, version_b))
         else:
             est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
-                                           statistic or "mean"), "single"
+                                           statistic or "mean", self.confidence), "single"
         expect = part["expect"]
         aa = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic)
         tolerance = self.aa_tolerance
@@ -372,7 +373,7 @@ class _Judge:
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
                 "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes,
-                                               "jvm_sd": stats.jvm_spread(aa)},
+                                               "jvm_sd": stats.jvm_spread(aa, self.confidence)},
                 "noise_band": noise, "converged": converged, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
 
@@ -413,9 +414,11 @@ class _Judge:
         return row
 
 
-def evaluate(registry: dict, results: Any) -> dict:
-    """Verdicts for every claim × registry version."""
+def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
+    """Verdicts for every claim × registry version, every interval at the confidence that ``looks`` looks at the
+    growing rounds allow (:func:`lrev.stats.sequential_confidence`; one: the plain 95%)."""
     study = studies.get(registry["study"])
+    confidence = stats.sequential_confidence(looks)
     verdicts = []
     for claim in registry["claims"]:
         for version in registry["versions"]:
@@ -423,12 +426,14 @@ def evaluate(registry: dict, results: Any) -> dict:
                 verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"], "verdict": "n/a",
                                  "reason": claim["not_applicable"][version], "parts": []})
             else:
-                verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"]).run())
+                verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence).run())
     return {
         "study": registry["study"],
         "versions": registry["versions"],
         "aa_tolerance": registry["aa_tolerance"],
         "min_rounds": MIN_ROUNDS,
+        "looks": looks,
+        "confidence": confidence,
         "claims": [{k: c[k] for k in ("id", "seed", "kind", "statement", "quote", "claimed")}
                    for c in registry["claims"]],
         "verdicts": verdicts,
@@ -441,6 +446,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--results", type=Path, required=True, help="RESULTS root (holds <study>/<version>/)")
     parser.add_argument("--out", type=Path, required=True, help="verdicts JSON, written atomically")
     parser.add_argument("--versions", nargs="+", required=True, help="the configured versions to judge")
+    parser.add_argument("--looks", type=int, default=1,
+                        help="how many times the run's budget may look at its rounds (lrev/budget.py)")
     args = parser.parse_args(argv)
     registry = load_registry(args.registry)
     unknown = sorted(set(args.versions) - set(registry["versions"]))
@@ -448,7 +455,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(f"{args.registry}: no claims registered for version(s) {', '.join(unknown)}")
     registry = {**registry, "versions": [v for v in registry["versions"] if v in args.versions]}
     results = studies.get(registry["study"]).load(args.results, registry["versions"])
-    result = evaluate(registry, results)
+    result = evaluate(registry, results, args.looks)
     io.write_json(args.out, stats.json_safe({**result, "registry": str(args.registry)}))
 
 

@@ -23,7 +23,7 @@ CONFIG_FILE = REPO / "config" / "config.yaml"
 SCHEMA_FILE = REPO / "config" / "schema.yaml"
 SHIMS_DIR = REPO / "engine" / "shims"
 #: The keys of config/schema.yaml; every other top-level key is a study's block.
-GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales")
+GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales", "budgets")
 
 
 class ConfigError(ValueError):
@@ -115,6 +115,10 @@ class Config:
         text = json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def budget(self, name: str) -> dict[str, Any] | None:
+        """The time budget of study ``name`` at this scale (``budgets.<scale>.<name>``), or None."""
+        return self.raw["budgets"].get(self.scale, {}).get(name)
+
     def study(self, name: str) -> dict[str, Any]:
         """The effective settings of a study in ``studies``."""
         if name not in self.studies:
@@ -188,27 +192,47 @@ def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | N
     if unknown:
         raise ConfigError(f"config error at '{unknown[0]}': not a setting and not a study "
                           f"(studies: {', '.join(studies.names())})")
-    return Config(raw=raw, studies={name: _resolve(name, raw) for name in raw["studies"]})
+    cfg = Config(raw=raw, studies={name: _resolve(name, raw) for name in raw["studies"]})
+    _check_budgets(cfg)
+    return cfg
+
+
+def _check_budgets(cfg: Config) -> None:
+    """A budget names a study and allows at least the rounds the study runs anyway."""
+    from lrev import studies
+
+    for name, budget in cfg.raw["budgets"].get(cfg.scale, {}).items():
+        key = f"budgets.{cfg.scale}.{name}"
+        if name not in studies.names():
+            raise ConfigError(f"config error at '{key}': not a study (studies: {', '.join(studies.names())})")
+        if name not in cfg.studies:
+            continue  # a study the run leaves out keeps its budget for runs that include it
+        if budget["max_rounds"] < cfg.study(name)["rounds"]:
+            raise ConfigError(f"config error at '{key}.max_rounds': {budget['max_rounds']} is fewer than the "
+                              f"{cfg.study(name)['rounds']} rounds {name} runs anyway")
 
 
 def snakemake_argv(argv: list[str]) -> list[str]:
-    """``argv`` with its ``--config``/``-C`` groups joined into one, last: Snakemake keeps only the last group
-    given, so ``--config scale=paper --config studies=[...]`` would silently run the default scale."""
+    """``argv`` with its ``--config``/``-C`` groups joined into one, last, and likewise its ``--configfile`` groups:
+    Snakemake keeps only the last group given, so ``--config scale=paper --config studies=[...]`` would silently
+    run the default scale."""
     rest: list[str] = []
-    values: list[str] = []
-    in_group = False
+    groups: dict[str, list[str]] = {"--configfile": [], "--config": []}
+    names = {"--config": "--config", "-C": "--config", "--configfile": "--configfile", "--configfiles": "--configfile"}
+    group = None
     for arg in argv:
-        if arg.startswith("--config="):
-            values.append(arg.split("=", 1)[1])
-            in_group = False
-        elif arg in ("--config", "-C"):
-            in_group = True
-        elif in_group and not arg.startswith("-"):
-            values.append(arg)
+        name, _, value = arg.partition("=")
+        if name in names and value:
+            groups[names[name]].append(value)
+            group = None
+        elif arg in names:
+            group = names[arg]
+        elif group and not arg.startswith("-"):
+            groups[group].append(arg)
         else:
             rest.append(arg)
-            in_group = False
-    return rest + (["--config", *values] if values else [])
+            group = None
+    return rest + [x for name, values in groups.items() if values for x in (name, *values)]
 
 
 def from_snakemake_args(argv: list[str]) -> Config:

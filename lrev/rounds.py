@@ -45,13 +45,14 @@ def paired(a: pd.DataFrame, b: pd.DataFrame, column: str) -> tuple[list[np.ndarr
     return _aligned(a, b, column)[1:]
 
 
-def ratio(a: pd.DataFrame, b: pd.DataFrame, column: str, statistic: stats.Statistic = "mean") -> stats.Estimate:
+def ratio(a: pd.DataFrame, b: pd.DataFrame, column: str, statistic: stats.Statistic = "mean",
+          confidence: float = stats.CONFIDENCE) -> stats.Estimate:
     """Geometric mean over rounds of stat(a's fork) / stat(b's fork), with a t interval over rounds."""
-    return stats.ratio(*paired(a, b, column), statistic=statistic)
+    return stats.ratio(*paired(a, b, column), statistic=statistic, confidence=confidence)
 
 
-def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str,
-                             statistic: stats.Statistic = "mean") -> tuple[stats.Estimate, list[int]]:
+def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str, statistic: stats.Statistic = "mean",
+                             confidence: float = stats.CONFIDENCE) -> tuple[stats.Estimate, list[int]]:
     """:func:`ratio` over the rounds in which both forks measured something, and the rounds that did not.
 
     A fork whose statistic is not positive (a reopen interval that carried no update, bytes attributed by a
@@ -61,4 +62,11 @@ def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str,
     rounds, ga, gb = _aligned(a, b, column)
     kept = [i for i in range(len(rounds)) if not (fn(ga[i]) <= 0 or fn(gb[i]) <= 0)]
     failed = [r for i, r in enumerate(rounds) if i not in kept]
-    return stats.ratio([ga[i] for i in kept], [gb[i] for i in kept], statistic=statistic), failed
+    return stats.ratio([ga[i] for i in kept], [gb[i] for i in kept], statistic=statistic,
+                       confidence=confidence), failed
+
+
+def location(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean",
+             confidence: float = stats.CONFIDENCE) -> stats.Estimate:
+    """Mean over forks of stat(fork), with a t interval over forks."""
+    return stats.location(list(by_round(rows, column).values()), statistic=statistic, confidence=confidence)

@@ -190,6 +190,15 @@ def location(
     return Estimate(float(np.mean(values)), low, high, n)
 
 
+def sequential_confidence(looks: int, confidence: float = CONFIDENCE) -> float:
+    """The confidence each interval needs when a run may look at its growing data ``looks`` times and stop at the
+    first look that decides: Bonferroni's split of the error over the looks, valid however the looks depend on
+    each other, so that the verdict finally drawn is wrong with probability at most ``1 - confidence``."""
+    if looks < 1:
+        raise ValueError(f"looks must be at least 1, got {looks}")
+    return 1 - (1 - confidence) / looks
+
+
 def jvm_spread(aa: Estimate, confidence: float = CONFIDENCE) -> float:
     """The spread of one JVM (sd of its log per-fork value) that a paired A/A ratio's t interval implies.
 

@@ -3,6 +3,8 @@
 #   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files],
 #                             "code": [the study's Python that reads its results],
 #                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
+from lrev.claims import MIN_ROUNDS
+
 STUDY_NAMES = "|".join(CFG.studies)
 CLAIMS_CODE = ["lrev/claims.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py",
                "lrev/manifest.py"]
@@ -10,6 +12,12 @@ CLAIMS_CODE = ["lrev/claims.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stat
 
 def study_outputs(key):
     return lambda w: STUDY_OUTPUTS[w.study][key]
+
+
+def looks(study):
+    """How many times a study's budget may look at its rounds (lrev/budget.py): its intervals widen to match."""
+    budget = CFG.budget(study)
+    return budget["max_rounds"] - MIN_ROUNDS + 1 if budget else 1
 
 
 # Seconds of work on small files: on a cluster they run on the submitting host rather than waiting in the queue.
@@ -27,9 +35,10 @@ rule claims:
         study=STUDY_NAMES,
     params:
         versions=lambda w: " ".join(STUDY_OUTPUTS[w.study]["versions"]),
+        looks=lambda w: looks(w.study),
     shell:
         "{PY} -m lrev.claims --registry {input.registry} --results {ROOT}/results --versions {params.versions}"
-        " --out {output}"
+        " --looks {params.looks} --out {output}"
 
 
 rule study_numbers:
@@ -64,12 +73,18 @@ rule plan:
         " 'studies=[{params.studies}]' > /dev/null"
 
 
+# The agreement of repeated runs of this scale, when some were made: the paper then says how stable each verdict
+# is. Looked for once, when the DAG is built, so that a paper without it needs no such runs.
+STABILITY = ROOT / "stability/agreement.json"
+
+
 rule paper:
     input:
         numbers=[ROOT / f"paper/{s}.json" for s in CFG.studies],
         plan=ROOT / "plan/seed.json",
+        stability=[STABILITY] if STABILITY.exists() else [],
         sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
-        code=["lrev/paper.py", "lrev/cite.py"],
+        code=["lrev/paper.py", "lrev/cite.py", "lrev/claims.py"],
         citation=["CITATION.cff", "pyproject.toml"],
     output:
         PAPER,
@@ -77,7 +92,8 @@ rule paper:
         studies=" ".join(f"--study {s} {ROOT}/paper/{s}.json" for s in CFG.studies),
         digest=CFG.digest,
         shared="" if CFG.exclusive else "--shared",
+        stability=lambda w, input: f"--stability {input.stability}" if input.stability else "",
     shell:
         "{PY} -m lrev.paper compile --scale {CFG.scale} {params.shared} --config-digest {params.digest}"
-        " {params.studies} --plan {input.plan}"
+        " {params.studies} --plan {input.plan} {params.stability}"
         " --out {output}"

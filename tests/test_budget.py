@@ -1,0 +1,95 @@
+"""The budget's driver: which study gets another round, and the loop that reruns the pipeline for it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lrev import budget, config
+from lrev.io import write_json
+
+
+def _cfg(tmp_path: Path, budgets: dict | None = None, **overrides) -> config.Config:
+    return config.load({"outdir": str(tmp_path), "studies": ["dvjump"],
+                        "budgets": {"default": budgets if budgets is not None else
+                                    {"dvjump": {"max_rounds": 5, "minutes": 1}}}, **overrides})
+
+
+def _fork(root: Path, study: str, round_: int, job: str, seconds: float) -> None:
+    write_json(root / "results" / study / "forks" / f"round-{round_}" / job / "timing.json", {"seconds": seconds})
+
+
+def _claims(root: Path, study: str, verdicts: list[str]) -> None:
+    write_json(root / "results" / study / "claims.json",
+               {"verdicts": [{"claim": f"c-{i}", "version": "1.0.0", "verdict": v} for i, v in enumerate(verdicts)]})
+
+
+def test_spent_counts_rounds_and_sums_fork_seconds(tmp_path):
+    root = _cfg(tmp_path).root
+    for r in range(3):
+        _fork(root, "dvjump", r, "a", 4.0)
+        _fork(root, "dvjump", r, "b", 1.0)
+    assert budget.spent(root, "dvjump") == budget.Spent(3, 15.0)
+
+
+@pytest.mark.parametrize("verdicts, rounds, seconds, expected", [
+    (["holds", "inconclusive"], 3, 5.0, 4),       # undecided, room for one more round of ~5 s
+    (["holds", "noise-limited"], 3, 5.0, 4),
+    (["holds", "underpowered"], 3, 5.0, 4),
+    (["holds", "fails", "unconverged"], 3, 5.0, None),  # more rounds do not converge a warm-up
+    (["holds", "inconclusive"], 5, 5.0, None),    # at max_rounds
+    (["holds", "inconclusive"], 3, 20.0, None),   # another round of 20 s would pass the minute
+])
+def test_next_rounds(tmp_path, verdicts, rounds, seconds, expected):
+    cfg = _cfg(tmp_path)
+    for r in range(rounds):
+        _fork(cfg.root, "dvjump", r, "a", seconds)
+    _claims(cfg.root, "dvjump", verdicts)
+    assert budget.next_rounds(cfg, "dvjump") == expected
+
+
+def test_a_study_without_a_budget_runs_its_rounds_and_stops(tmp_path):
+    cfg = _cfg(tmp_path, scale="smoke")  # the smoke scale has no budgets
+    assert cfg.budget("dvjump") is None
+    _fork(cfg.root, "dvjump", 0, "a", 1.0)
+    _claims(cfg.root, "dvjump", ["inconclusive"])
+    assert budget.next_rounds(cfg, "dvjump") is None
+
+
+def test_the_loop_adds_rounds_until_decided_then_builds_the_rest(tmp_path, monkeypatch):
+    argv = ["--config", f"outdir={tmp_path}", "studies=[dvjump]",
+            "budgets={default: {dvjump: {max_rounds: 5, minutes: 1}}}"]
+    calls = []
+
+    def fake_snakemake(args, targets):
+        cfg = config.from_snakemake_args(args)
+        calls.append((cfg.study("dvjump")["rounds"], targets))
+        for r in range(cfg.study("dvjump")["rounds"]):
+            _fork(cfg.root, "dvjump", r, "a", 2.0)
+        # Decided once four rounds are in.
+        _claims(cfg.root, "dvjump", ["holds", "inconclusive" if cfg.study("dvjump")["rounds"] < 4 else "fails"])
+
+    monkeypatch.setattr(budget, "snakemake", fake_snakemake)
+    assert budget.main(argv) == 0
+    base = config.from_snakemake_args(argv).study("dvjump")["rounds"]
+    assert [c[0] for c in calls] == [*range(base, 5), 4]
+    assert calls[0][1] == [str(tmp_path / "default" / "results" / "dvjump" / "claims.json")]
+    assert calls[-1][1] == []  # the whole pipeline, the paper included
+    assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {"dvjump": {"rounds": 4}}
+
+
+@pytest.mark.parametrize("budgets, key", [
+    ({"dvjump": {"max_rounds": 5, "minutes": 0}}, "budgets.default.dvjump.minutes"),
+    ({"dvjump": {"max_rounds": 5, "minutes": -2}}, "budgets.default.dvjump.minutes"),
+    ({"dvjump": {"max_rounds": 2, "minutes": 3}}, "budgets.default.dvjump.max_rounds"),
+    ({"nope": {"max_rounds": 5, "minutes": 3}}, "budgets.default.nope"),
+])
+def test_a_bad_budget_is_a_config_error_naming_the_key(tmp_path, budgets, key):
+    with pytest.raises(config.ConfigError, match=key.replace(".", r"\.")):
+        _cfg(tmp_path, budgets=budgets)
+
+
+def test_fewer_max_rounds_than_the_study_runs_anyway_is_an_error(tmp_path):
+    with pytest.raises(config.ConfigError, match=r"budgets\.default\.dvjump\.max_rounds.*fewer than the 4"):
+        _cfg(tmp_path, budgets={"dvjump": {"max_rounds": 3, "minutes": 3}}, dvjump={"rounds": 4})
