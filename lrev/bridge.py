@@ -26,6 +26,9 @@ from lrev.config import major
 #: The environment variable that carries the config's ``heap`` to every fork (the Snakefile sets it): a variable,
 #: not a job parameter, so that changing the heap reruns no finished job.
 HEAP_ENV = "LREV_HEAP"
+#: Extra JVM flags for every fork, appended to :func:`jvm_flags` (docs/noise.md measures candidates this way); every
+#: fork records the flags it ran with.
+EXTRA_FLAGS_ENV = "LREV_JVM_FLAGS"
 DEFAULT_HEAP = "4g"
 #: The young generation's fixed size (see :func:`jvm_flags`), at most a quarter of the heap.
 YOUNG = "512m"
@@ -83,7 +86,7 @@ def jvm_flags(version: str, java_home: Path) -> list[str]:
              "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"]
     if major(version) >= 9 and jdk.has_module(java_home, "jdk.incubator.vector"):
         flags.append("--add-modules=jdk.incubator.vector")  # one token: JNI takes no separate values
-    return flags
+    return flags + os.environ.get(EXTRA_FLAGS_ENV, "").split()
 
 
 def start(version: str, study: str) -> list[str]:

@@ -21,8 +21,8 @@ def _part(verdict, value=1.5, low=1.2, high=1.9, n=5, aa=None, noise_band=1.0, l
             "leaning": leaning}
 
 
-PASSING_AA = {"value": 1.02, "low": 0.97, "high": 1.08, "n": 5, "tolerance": 1.1, "passes": True}
-FAILING_AA = {"value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1, "passes": False}
+PASSING_AA = {"value": 1.02, "low": 0.97, "high": 1.08, "n": 5, "tolerance": 1.1, "passes": True, "jvm_sd": 0.03}
+FAILING_AA = {"value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1, "passes": False, "jvm_sd": 0.07}
 ANSWER = {"contender": "FST50", "family": "FST50", "runner_up": "default",
           "margin_vs_runner_up": {"value": 1.3, "low": 1.1, "high": 1.5, "n": 4}}
 
@@ -54,7 +54,8 @@ def _verdict_row(claim, version):
 
 @pytest.fixture
 def fixture_claims():
-    return {"study": "fx", "versions": VERSIONS, "aa_tolerance": 1.1,
+    return {"study": "fx", "versions": VERSIONS, "aa_tolerance": 1.1, "min_rounds": 3, "looks": 3,
+            "confidence": 1 - 0.05 / 3,
             "claims": [{"id": c, "seed": "s", "kind": "claim", "statement": "st", "quote": "q", "claimed": "2x"}
                        for c in ("c-2", "c-1")],
             "verdicts": [_verdict_row(c, v) for c in ("c-2", "c-1") for v in VERSIONS]}
@@ -215,3 +216,13 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     assert (written["matrix"]["applicable"], written["matrix"]["by_verdict"]["n/a"]) == (7, 1)
     assert (written["stability"] is not None) is stable
     assert all(("stability" in r) is stable for r in written["studies"]["fx"]["claim_rows"])
+
+
+def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixture_claims):
+    m = paper.method_numbers(fixture_claims)
+    assert (m["confidence"], m["looks"], m["min_rounds"], m["aa_tolerance"]) == ("98.3%", 3, 3, "±10%")
+    assert (m["aa_gated"], m["aa_passed"]) == (2, 1)
+    assert m["aa_jvm_sd"] == "5.0%"  # the median of 3% and 7%
+    # Ratio parts without an A/A beside them: 10.5.1, 4.10.4, 6.6.6 (release order), not 7.7.3.
+    assert m["no_aa_versions"] == ["4.10.4", "6.6.6", "10.5.1"]
+    assert (m["parts"], m["converged"], m["rounds"]) == (6, 5, "2-5")
