@@ -1,10 +1,12 @@
-"""The `join` correctness gate across forks, on hand-made gate tables."""
+"""The `join` correctness gate across forks and the measured time, on hand-made tables."""
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
-from lrev.join import layout, results
+from lrev.join import layout, results, summary
 
 
 def gate_rows(contender: str, version: str = "9.12.3", parents: str = "aa", top: str = "p1 p2", round_: int = 0):
@@ -36,3 +38,13 @@ def test_the_sweep_compares_answers_within_a_corpus_only():
     with pytest.raises(results.AnswerMismatch, match=r"query 0 on Lucene 9\.12\.3, corpus share-10"):
         results.check_answers(pd.concat([*shared, gate_rows("ordinals", parents="cd").assign(corpus="share-10")]),
                               ["corpus"])
+
+
+def test_the_measured_time_is_the_closed_loops_measured_iterations_and_the_load_steps():
+    closed = pd.DataFrame({"version": "10.5.1", "phase": "measure", "nanos": [5, 6], "jit_ms": [1, 0],
+                           "gc_ms": [0, 1], "ops": 3})
+    steps = pd.DataFrame({"version": "10.5.1", "duration_ns": [100], "jit_ms": [2], "gc_ms": [3],
+                          "offered_rps": 50.0})
+    measured = summary.measured_time(SimpleNamespace(closed=closed, steps=steps))
+    assert measured.to_dict(orient="list") == {"version": ["10.5.1"] * 3, "nanos": [5, 6, 100], "jit_ms": [1, 0, 2],
+                                               "gc_ms": [0, 1, 3]}

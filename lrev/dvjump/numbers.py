@@ -10,6 +10,7 @@ from lrev import stats
 from lrev.dvjump import figures, layout, summary
 from lrev.dvjump.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
 from lrev.paper import fmt, interval, provenance_row
+from lrev.tables import timing_hygiene
 
 #: The requests the production request combines that also run alone.
 COCKTAIL_PARTS = ("facet", "group", "retrieve")
@@ -161,6 +162,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                         for r in summary.concurrency(data.latency).itertuples() if r.corpus == "full"
                         and r.contender != layout.AA],
         "unconverged": unconverged(data, p),
+        "timing_hygiene": timing_hygiene(data.latency),
         "gains": gains(data),
         "regression": regression(data),
         "cocktail": cocktail(data),

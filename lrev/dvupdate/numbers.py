@@ -11,7 +11,7 @@ from lrev import rounds
 from lrev.dvupdate import figures, layout, summary
 from lrev.dvupdate.tasks import JIT_QUIET_SHARE, JIT_SETTLED_DROP, PROBE_MS, QUIET_PROBES
 from lrev.paper import fmt, interval, provenance_row
-from lrev.tables import by_version
+from lrev.tables import by_version, timing_hygiene
 
 #: The seed's table, as it printed it.
 SEED_COLUMNS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s")
@@ -154,6 +154,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "aa": ratios(data, layout.AA, layout.BASELINE, ("total_ms",)),
         "rewrite": rewrite(data),
         "overlay": overlay(data),
+        # A reopen's row covers the time since the previous reopen.
+        "timing_hygiene": timing_hygiene(data.reopens, nanos="elapsed_ns"),
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names()},
         "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}
                        for v, m in data.manifests.items()],

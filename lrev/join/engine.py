@@ -49,7 +49,7 @@ class Bench(bridge.JavaHandle):
     def closed_loop(self, top_n: int, iteration_ms: int, min_warmup: int, max_warmup: int, stable_cv: float,
                     jit_quiet_share: float, measure_iterations: int, seed: int) -> pd.DataFrame:
         """One thread running the query stream back to back, warmed up until steady, then measured
-        (``InterleavedRunner``'s columns: phase, iteration, ops, nanos, jit_ms, stable)."""
+        (``InterleavedRunner``'s columns: phase, iteration, ops, nanos, jit_ms, gc_ms, stable)."""
         series = _harness("ClosedLoop")("closed", self._java.request(top_n), self.queries)
         runner = _harness("InterleavedRunner")(iteration_ms * 1_000_000, min_warmup, max_warmup, 3, stable_cv,
                                                jit_quiet_share, measure_iterations, seed)

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from lrev.config import version_key
 from lrev.join import figures, layout, summary
 from lrev.paper import fmt, interval, provenance_row
+from lrev.tables import timing_hygiene
 
 
 def parameters_text(p: dict[str, Any]) -> str:
@@ -135,6 +136,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "indexes": index_numbers(data),
         "frames": frame_rows(data),
         "sweep": sweep_rows(data),
+        "timing_hygiene": timing_hygiene(summary.measured_time(data)),
         "cold_runs": {"all": len(data.cold), "evicted": int(data.cold["evicted"].sum()),
                       "recovered": int(data.cold["recovered"].sum())},
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names()},

@@ -3,12 +3,15 @@
     gate.parquet        the correctness gate, before any timing: per query, the total hits, the sha256 of the
                         sorted ids of every matching parent, and the top hits' ids
     closed.parquet      the closed-loop warm-up and measurement (one thread, the query stream in turn):
-                        iterations of ops and nanos, ``stable`` = the warm-up converged
+                        iterations of ops, nanos, jit_ms and gc_ms, ``stable`` = the warm-up converged
     steps.parquet       the saturation search: one row per open-loop step (offered rate, achieved rate,
-                        latency percentiles from the intended send time, CPU share, backlog growth, verdict)
+                        latency percentiles from the intended send time, CPU share, backlog growth, verdict,
+                        jit_ms and gc_ms over its duration_ns, ``quiet`` = the JIT compiled for at most
+                        tasks.JIT_QUIET_SHARE of it)
     intervals.parquet   each step's per-second intervals (the timelines)
     saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
-                        first step that failed, the closed-loop service time, and the shares of the profiled
+                        first step that failed, the closed-loop service time, ``stable`` (the closed loop
+                        converged and every step was quiet), and the shares of the profiled
                         step's CPU samples under each mark of layout.MARKS (the terms dictionary, docFreq)
     frames.parquet      the profiled step's hottest frames (JFR execution samples), by self and inclusive count
     cold.parquet        one row per cold run (a contender the config names, reopened on an evicted index and

@@ -47,6 +47,15 @@ def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:
     return JoinResults(**frames, manifests=manifests)
 
 
+def measured_time(data: JoinResults) -> pd.DataFrame:
+    """Every measured window of the forks, one row each, with its version, wall time (``nanos``) and the JIT's
+    and collectors' time in it (``jit_ms``, ``gc_ms``): the closed loop's measured iterations and the
+    saturation search's load steps."""
+    columns = ["version", "nanos", "jit_ms", "gc_ms"]
+    steps = data.steps.rename(columns={"duration_ns": "nanos"})
+    return pd.concat([data.closed[columns], steps[columns]], ignore_index=True)
+
+
 def contender_table(data: JoinResults) -> pd.DataFrame:
     """Per version and contender: each metric's mean over forks, with its interval, and how the saturation
     searches ended."""

@@ -18,7 +18,7 @@ from lrev.io import read_json
 from lrev.join import engine, layout
 
 #: The closed loop has converged once the JIT compilers were busy for at most this share of its last iterations
-#: (what the other studies' warm-ups allow).
+#: (what the other studies' warm-ups allow); a load step in which they were busy for more was no steady state.
 JIT_QUIET_SHARE = 0.02
 NS_PER_MS = 1e6
 #: A cold run starts with at most this share of the index resident, or it is marked not evicted.
@@ -60,7 +60,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         frames = profile(bench, top_n, hot_rate, join, seed, Path(out))
         ordinal_map_ms = bench.ordinal_map_ms()
     steps = steps.assign(workers=join["workers"], passed=lambda s: (s["stop_reason"] == "").astype(int),
-                         fraction=lambda s: s["offered_rps"] / capacity)
+                         fraction=lambda s: s["offered_rps"] / capacity,
+                         quiet=lambda s: (s["jit_ms"] * NS_PER_MS <= JIT_QUIET_SHARE * s["duration_ns"]).astype(int))
     # The CPU share just past saturation: at the lowest rate that failed.
     stopped = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])].sort_values("offered_rps")
     first = steps.iloc[0]
@@ -71,7 +72,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         "low_p50_ms": first["p50_ns"] / NS_PER_MS, "low_p99_ms": first["p99_ns"] / NS_PER_MS,
         "cpu_at_saturation": stopped["cpu_share"].iloc[0] if len(stopped) else math.nan,
         "service_ms": service_ns / NS_PER_MS, "capacity_rps": capacity,
-        "stable": int(closed["stable"].iloc[0]), "ordinal_map_ms": ordinal_map_ms,
+        # A saturation rate found while the JIT was still compiling is flagged as an unconverged warm-up is.
+        "stable": int(closed["stable"].iloc[0] and steps["quiet"].all()), "ordinal_map_ms": ordinal_map_ms,
         "profiled_rps": hot_rate, "profile_samples": int(frames["total"].iloc[0]) if len(frames) else 0,
         **{f"{mark}_share": mark_share(marks, name) for mark, name in layout.MARKS.items()}}])
     tables = {"gate": gate, "closed": closed, "steps": steps,

@@ -6,6 +6,8 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+import pandas as pd
+
 from lrev import config, stats
 from lrev.io import read_json
 from lrev.paper import fmt, interval, provenance_row
@@ -13,7 +15,7 @@ from lrev.pk import layout, summary
 from lrev.pk.figures import FIGURES
 from lrev.pk.layout import SEED_SETTING
 from lrev.pk.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
-from lrev.tables import select
+from lrev.tables import select, timing_hygiene
 
 
 def rate(value: float | None) -> str:
@@ -165,6 +167,8 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
         "jvm_spread": jvm_spread(data),
         "crosscheck_power": crosscheck_power(data),
         "mixed": mixed_numbers(data),
+        # Every measured iteration, alone and in the mixed JVM.
+        "timing_hygiene": timing_hygiene(pd.concat([data.lookups, data.mixed], ignore_index=True)),
         "figures": {name: str((figures / f"{name}.png").resolve()) for name in FIGURES},
         "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}
                        for v, m in data.manifests.items()],

@@ -1,7 +1,5 @@
 package org.lucenerevisited.engine.harness;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -21,6 +19,12 @@ import java.util.function.LongSupplier;
  * every series has converged (but at least {@code minWarmup}, at most {@code maxWarmup}
  * iterations), then {@code measureIterations} are measured. A series that never converged is
  * flagged {@code stable = 0} on its rows, so that analysis can refuse it.
+ *
+ * <p>A measure iteration in which the JIT compiled for more than {@code jitQuietShare} of any
+ * series' sample still belonged to the warm-up: its rows become warm-up rows and another
+ * iteration is measured in its place, at most {@code measureIterations} times in a run. Past that,
+ * such an iteration is measured, and the series that compiled in it are flagged {@code stable = 0}:
+ * a JIT that never falls quiet is a series that never converged.
  *
  * <p>The series of one run normally belong to one contender (its conditions, thread counts):
  * JIT profiles are per call site, so a contender timed after another one's code ran through the
@@ -50,20 +54,21 @@ public final class InterleavedRunner {
   private final long seed;
   private final LongSupplier clock;
   private final LongSupplier jitMillis;
+  private final LongSupplier gcMillis;
 
   public InterleavedRunner(long iterationNanos, int minWarmup, int maxWarmup, int stableWindow,
       double stableCv, double jitQuietShare, int measureIterations, long seed) {
     this(iterationNanos, minWarmup, maxWarmup, stableWindow, stableCv, jitQuietShare,
-        measureIterations, seed, System::nanoTime, jitMillis());
+        measureIterations, seed, System::nanoTime, JvmCounters.jitMillis(), JvmCounters.gcMillis());
   }
 
   /**
-   * With an injectable clock and JIT-time counter (cumulative milliseconds the JIT compilers have
-   * worked), so tests can drive stability deterministically.
+   * With an injectable clock and JIT- and GC-time counters (cumulative milliseconds, see
+   * {@link JvmCounters}), so tests can drive stability deterministically.
    */
   InterleavedRunner(long iterationNanos, int minWarmup, int maxWarmup, int stableWindow,
       double stableCv, double jitQuietShare, int measureIterations, long seed, LongSupplier clock,
-      LongSupplier jitMillis) {
+      LongSupplier jitMillis, LongSupplier gcMillis) {
     if (iterationNanos < 1 || stableWindow < 2 || minWarmup < 0 || maxWarmup < minWarmup
         || measureIterations < 1) {
       throw new IllegalArgumentException("need iterationNanos >= 1, stableWindow >= 2, "
@@ -79,23 +84,16 @@ public final class InterleavedRunner {
     this.seed = seed;
     this.clock = clock;
     this.jitMillis = jitMillis;
-  }
-
-  /** The JVM's cumulative JIT compilation time; a JVM that cannot tell fails, not passes. */
-  static LongSupplier jitMillis() {
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-      throw new IllegalStateException("this JVM does not report JIT compilation time, which "
-          + "warm-up needs to tell a steady state from code still being compiled");
-    }
-    return jit::getTotalCompilationTime;
+    this.gcMillis = gcMillis;
   }
 
   /**
    * Runs warm-up then measurement, in a JVM whose young generation is resident (see
-   * {@link YoungGeneration}). Columns: contender, phase ("warmup"|"measure"), iteration
-   * (from 0 within its phase), ops, nanos, jit_ms (JIT compilation time while the sample ran),
-   * stable (1 if that series' warm-up converged, 0 if it had not by the maximum).
+   * {@link YoungGeneration}). Columns: contender, phase ("warmup"|"measure"), iteration (from 0
+   * within its phase, in the order run: a measure iteration turned warm-up is numbered after the
+   * warm-up's own), ops, nanos, jit_ms and gc_ms (JIT compilation and GC time while the sample
+   * ran), stable (1 if that series' warm-up converged and the JIT was quiet in its measured
+   * iterations, 0 if not).
    */
   public Table run(String label, List<? extends Contender> contenders, Progress progress)
       throws Exception {
@@ -107,46 +105,72 @@ public final class InterleavedRunner {
       bySeries.add(new ArrayList<>());
     }
     boolean[] converged = new boolean[contenders.size()];
-    int iteration = 0;
-    while (iteration < maxWarmup && !(all(converged) && iteration >= minWarmup)) {
-      runIteration("warmup", iteration, contenders, random, samples, bySeries);
-      iteration++;
+    int warmups = 0;
+    while (warmups < maxWarmup && !(all(converged) && warmups >= minWarmup)) {
+      for (Sample s : runIteration(contenders, random)) {
+        samples.add(s.as("warmup", warmups));
+        bySeries.get(s.series).add(s);
+      }
+      warmups++;
       for (int i = 0; i < converged.length; i++) {
         converged[i] |= stable(bySeries.get(i));
       }
-      progress.report(label + " warmup", iteration, maxWarmup);
+      progress.report(label + " warmup", warmups, maxWarmup);
     }
-    for (int i = 0; i < measureIterations; i++) {
-      runIteration("measure", i, contenders, random, samples, bySeries);
-      progress.report(label + " measure", i + 1, measureIterations);
+    int reruns = 0;
+    for (int measured = 0; measured < measureIterations; ) {
+      List<Sample> iteration = runIteration(contenders, random);
+      boolean compiled = iteration.stream().anyMatch(this::compiling);
+      if (compiled && reruns < measureIterations) {
+        reruns++;
+        for (Sample s : iteration) {
+          samples.add(s.as("warmup", warmups));
+        }
+        warmups++;
+        continue;
+      }
+      for (Sample s : iteration) {
+        samples.add(s.as("measure", measured));
+        converged[s.series] &= !compiling(s); // past the re-runs: this series' JIT never fell quiet
+      }
+      measured++;
+      progress.report(label + " measure", measured, measureIterations);
     }
     Table.Builder table = Table.builder().stringColumn("contender").stringColumn("phase")
         .longColumn("iteration").longColumn("ops").longColumn("nanos").longColumn("jit_ms")
-        .longColumn("stable");
+        .longColumn("gc_ms").longColumn("stable");
     for (Sample s : samples) {
       table.addRow(contenders.get(s.series).name(), s.phase, s.iteration, s.ops, s.nanos,
-          s.jitMs, converged[s.series] ? 1 : 0);
+          s.jitMs, s.gcMs, converged[s.series] ? 1 : 0);
     }
     return table.build();
   }
 
-  private void runIteration(String phase, int iteration, List<? extends Contender> contenders,
-      Random random, List<Sample> samples, List<List<Sample>> bySeries) throws Exception {
+  /** Runs each series once, in a shuffled order; the samples are not yet labelled. */
+  private List<Sample> runIteration(List<? extends Contender> contenders, Random random)
+      throws Exception {
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < contenders.size(); i++) {
       order.add(i);
     }
     Collections.shuffle(order, random);
+    List<Sample> out = new ArrayList<>();
     for (int i : order) {
       Contender c = contenders.get(i);
       long jitBefore = jitMillis.getAsLong();
+      long gcBefore = gcMillis.getAsLong();
       long start = clock.getAsLong();
       long ops = c.runUntil(start + iterationNanos, clock);
       long nanos = clock.getAsLong() - start;
-      Sample s = new Sample(i, phase, iteration, ops, nanos, jitMillis.getAsLong() - jitBefore);
-      samples.add(s);
-      bySeries.get(i).add(s);
+      out.add(new Sample(i, null, -1, ops, nanos, jitMillis.getAsLong() - jitBefore,
+          gcMillis.getAsLong() - gcBefore));
     }
+    return out;
+  }
+
+  /** The JIT compiled for more than jitQuietShare of the sample's time. */
+  private boolean compiling(Sample s) {
+    return s.jitMs * 1e6 > jitQuietShare * s.nanos;
   }
 
   /** The last stableWindow samples agree within stableCv, and the JIT was (nearly) idle then. */
@@ -190,5 +214,9 @@ public final class InterleavedRunner {
   }
 
   private record Sample(int series, String phase, int iteration, long ops, long nanos,
-      long jitMs) {}
+      long jitMs, long gcMs) {
+    Sample as(String phase, int iteration) {
+      return new Sample(series, phase, iteration, ops, nanos, jitMs, gcMs);
+    }
+  }
 }

@@ -32,16 +32,22 @@ final class LoadRecorder implements AutoCloseable {
   private final Histogram allService = new Histogram(DIGITS);
   private final HistogramLogWriter log;
   private final LongSupplier cpuNanos;
+  private final LongSupplier jitMillis;
+  private final LongSupplier gcMillis;
   private final long start;
   private final List<Row> rows = new ArrayList<>();
   private long lastEnd;
   private long lastCpu;
+  private long lastJit;
+  private long lastGc;
 
   /**
    * Starts recording now; {@code start} is the load's start (System.nanoTime), {@code logFile}
-   * the interval log to write (null: none), and {@code cpuNanos} the process's cumulative CPU time.
+   * the interval log to write (null: none), {@code cpuNanos} the process's cumulative CPU time, and
+   * {@code jitMillis} and {@code gcMillis} the JVM's cumulative JIT and GC times (see {@link JvmCounters}).
    */
-  LoadRecorder(long start, Path logFile, LongSupplier cpuNanos) throws IOException {
+  LoadRecorder(long start, Path logFile, LongSupplier cpuNanos, LongSupplier jitMillis,
+      LongSupplier gcMillis) throws IOException {
     // The Recorders stamp intervals with wall-clock ms, from their creation on; the log gives
     // those stamps relative to a base taken before, so that none is negative.
     long base = System.currentTimeMillis();
@@ -51,6 +57,10 @@ final class LoadRecorder implements AutoCloseable {
     this.lastEnd = start;
     this.cpuNanos = cpuNanos;
     this.lastCpu = cpuNanos.getAsLong();
+    this.jitMillis = jitMillis;
+    this.gcMillis = gcMillis;
+    this.lastJit = jitMillis.getAsLong();
+    this.lastGc = gcMillis.getAsLong();
     this.log = logFile == null ? null : new HistogramLogWriter(logFile.toFile());
     if (log != null) {
       log.outputLogFormatVersion();
@@ -73,15 +83,19 @@ final class LoadRecorder implements AutoCloseable {
   void endInterval(String phase, long backlog, long undispatched) {
     long now = System.nanoTime();
     long cpu = cpuNanos.getAsLong();
+    long jit = jitMillis.getAsLong();
+    long gc = gcMillis.getAsLong();
     Histogram lat = interval(latency, allLatency, LATENCY);
     Histogram svc = interval(service, allService, SERVICE);
     rows.add(new Row(rows.size(), phase, (now - start) / 1_000_000, now - lastEnd,
         lat.getTotalCount(), lat.getValueAtPercentile(50), lat.getValueAtPercentile(90),
         lat.getValueAtPercentile(99), lat.getMaxValue(),
         svc.getTotalCount() == 0 ? Double.NaN : svc.getMean(), backlog, undispatched,
-        cpu - lastCpu));
+        cpu - lastCpu, jit - lastJit, gc - lastGc));
     lastEnd = now;
     lastCpu = cpu;
+    lastJit = jit;
+    lastGc = gc;
   }
 
   /** Flushes and closes the log, if any. */
@@ -108,10 +122,10 @@ final class LoadRecorder implements AutoCloseable {
         .longColumn("t_ms").longColumn("interval_ns").longColumn("completed")
         .longColumn("p50_ns").longColumn("p90_ns").longColumn("p99_ns").longColumn("max_ns")
         .doubleColumn("mean_service_ns").longColumn("backlog").longColumn("undispatched")
-        .longColumn("cpu_ns");
+        .longColumn("cpu_ns").longColumn("jit_ms").longColumn("gc_ms");
     for (Row r : rows) {
       t.addRow(r.index, r.phase, r.tMs, r.nanos, r.completed, r.p50, r.p90, r.p99, r.max,
-          r.meanService, r.backlog, r.undispatched, r.cpu);
+          r.meanService, r.backlog, r.undispatched, r.cpu, r.jit, r.gc);
     }
     return t.build();
   }
@@ -122,6 +136,8 @@ final class LoadRecorder implements AutoCloseable {
     long loadCompleted = 0;
     long loadNanos = 0;
     long loadCpu = 0;
+    long loadJit = 0;
+    long loadGc = 0;
     long maxUndispatched = 0;
     Row first = null;
     Row last = null;
@@ -130,6 +146,8 @@ final class LoadRecorder implements AutoCloseable {
         loadCompleted += r.completed;
         loadNanos += r.nanos;
         loadCpu += r.cpu;
+        loadJit += r.jit;
+        loadGc += r.gc;
         maxUndispatched = Math.max(maxUndispatched, r.undispatched);
         first = first == null ? r : first;
         last = r;
@@ -143,6 +161,7 @@ final class LoadRecorder implements AutoCloseable {
         .longColumn("p50_ns").longColumn("p90_ns").longColumn("p99_ns").longColumn("p999_ns")
         .longColumn("max_ns").doubleColumn("mean_service_ns").doubleColumn("cpu_share")
         .longColumn("backlog_end").longColumn("backlog_growth").longColumn("max_undispatched")
+        .longColumn("jit_ms").longColumn("gc_ms")
         .addRow(rate, workers, durationNanos, cores, dispatched, allLatency.getTotalCount(),
             loadCompleted * 1e9 / durationNanos, dispatched - allLatency.getTotalCount(),
             allLatency.getValueAtPercentile(50), allLatency.getValueAtPercentile(90),
@@ -150,11 +169,11 @@ final class LoadRecorder implements AutoCloseable {
             allLatency.getMaxValue(),
             allService.getTotalCount() == 0 ? Double.NaN : allService.getMean(),
             loadNanos == 0 ? Double.NaN : loadCpu / ((double) loadNanos * cores),
-            backlogEnd, backlogEnd - baseline, maxUndispatched)
+            backlogEnd, backlogEnd - baseline, maxUndispatched, loadJit, loadGc)
         .build();
   }
 
   private record Row(int index, String phase, long tMs, long nanos, long completed, long p50,
       long p90, long p99, long max, double meanService, long backlog, long undispatched,
-      long cpu) {}
+      long cpu, long jit, long gc) {}
 }

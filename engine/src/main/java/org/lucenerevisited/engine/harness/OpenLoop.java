@@ -144,6 +144,8 @@ public final class OpenLoop {
     private final CountDownLatch failed = new CountDownLatch(1);
     private final List<Thread> workerThreads = new ArrayList<>();
     private final LongSupplier cpuNanos = processCpuNanos();
+    private final LongSupplier jitMillis = JvmCounters.jitMillis();
+    private final LongSupplier gcMillis = JvmCounters.gcMillis();
     private Thread dispatcher;
     /** Set before the dispatcher starts, so workers see it once they have a request. */
     private LoadRecorder recorder;
@@ -161,7 +163,8 @@ public final class OpenLoop {
         }
         // The clock starts once the workers are up, so their start-up does not delay arrivals.
         long start = System.nanoTime();
-        try (LoadRecorder rec = new LoadRecorder(start, histogramLog, cpuNanos)) {
+        try (LoadRecorder rec = new LoadRecorder(start, histogramLog, cpuNanos, jitMillis,
+            gcMillis)) {
           recorder = rec;
           dispatcher = new Thread(() -> dispatch(start), "open-loop-dispatcher");
           dispatcher.setDaemon(true);

@@ -33,7 +33,7 @@ public final class WarmupMonitor {
   /** A monitor of a warm-up that began at {@code start} (System.nanoTime), on this JVM's JIT counter. */
   public WarmupMonitor(long start, long minNanos, long maxNanos, int window, double jitQuietShare,
       double settledDrop) {
-    this(start, minNanos, maxNanos, window, jitQuietShare, settledDrop, InterleavedRunner.jitMillis());
+    this(start, minNanos, maxNanos, window, jitQuietShare, settledDrop, JvmCounters.jitMillis());
   }
 
   WarmupMonitor(long start, long minNanos, long maxNanos, int window, double jitQuietShare,

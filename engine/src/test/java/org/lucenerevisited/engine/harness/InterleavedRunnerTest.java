@@ -43,7 +43,7 @@ class InterleavedRunnerTest {
     List<String> log = new ArrayList<>();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 100, log),
         new Fake("b", clock, c -> 100, log), new Fake("c", clock, c -> 100, log));
-    Table t = new InterleavedRunner(1, 2, 10, 3, 0.01, 0.02, 8, 7, () -> clock.now, () -> 0)
+    Table t = new InterleavedRunner(1, 2, 10, 3, 0.01, 0.02, 8, 7, () -> clock.now, () -> 0, () -> 0)
         .run("test", fakes, Progress.NONE);
 
     assertEquals(0, log.size() % 3);
@@ -72,7 +72,7 @@ class InterleavedRunnerTest {
     LongUnaryOperator settles = c -> c < 5 ? (c % 2 == 0 ? 100 : 300) : 200;
     List<Fake> fakes = List.of(new Fake("a", clock, settles, log),
         new Fake("b", clock, c -> 200, log));
-    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 4, 1, () -> clock.now, () -> 0)
+    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 4, 1, () -> clock.now, () -> 0, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(8, warmupRounds(t), "5 noisy rounds + 3 stable ones");
     assertEquals(1, t.longs("stable")[0]);
@@ -99,17 +99,70 @@ class InterleavedRunnerTest {
     long[] jit = {0};
     // Perfectly flat rates throughout, but the JIT works 10 ms in each of the first 6 iterations
     // (each lasts 1 ms): a profiling plateau, not a steady state.
-    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0])
+    Table t = new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0], () -> 0)
         .run("test", List.of(new Flat("flat", clock, jit, c -> c < 6 ? 10 : 0)), Progress.NONE);
     assertEquals(9, warmupRounds(t), "6 compiling iterations, then 3 quiet ones");
     assertEquals(1, t.longs("stable")[0]);
     assertEquals(10, t.longs("jit_ms")[0]);
     assertEquals(0, t.longs("jit_ms")[t.rowCount() - 1]);
 
-    Table u = new InterleavedRunner(1, 2, 7, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0])
+    Table u = new InterleavedRunner(1, 2, 7, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> jit[0], () -> 0)
         .run("test", List.of(new Flat("busy", clock, jit, c -> 1)), Progress.NONE);
-    assertEquals(7, warmupRounds(u));
+    assertEquals(7 + 2, warmupRounds(u), "7 warm-up iterations, then both measure iterations re-run");
     assertEquals(0, u.longs("stable")[0], "a JIT busy all along never lets warm-up converge");
+  }
+
+  /** Two flat series, "a" quiet and "b" compiling {@code jitOfCall(call)} ms; GC takes 1 ms per call. */
+  private static Table runFlatPair(LongUnaryOperator jitOfCall, int measureIterations) throws Exception {
+    FakeClock clock = new FakeClock();
+    long[] jit = {0};
+    return new InterleavedRunner(1, 2, 50, 3, 0.01, 0.02, measureIterations, 1, () -> clock.now,
+        () -> jit[0], () -> clock.now / 1_000_000)
+        .run("test", List.of(new Flat("a", clock, jit, c -> 0), new Flat("b", clock, jit, jitOfCall)),
+            Progress.NONE);
+  }
+
+  @Test
+  void aJitBurstWhileMeasuringMovesThatIterationIntoWarmupAndOneMoreIsMeasured() throws Exception {
+    // Warm-up converges after 3 quiet iterations; b's JIT bursts in the second measure iteration.
+    Table t = runFlatPair(c -> c == 4 ? 10 : 0, 4);
+    assertEquals(4, warmupRounds(t), "3 warm-up iterations and the one that compiled");
+    List<String> measured = new ArrayList<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      String at = t.strings("contender")[r] + t.strings("phase")[r] + t.longs("iteration")[r];
+      if (t.strings("phase")[r].equals("measure")) {
+        measured.add(at);
+        assertEquals(0, t.longs("jit_ms")[r], at);
+      } else if (t.longs("jit_ms")[r] > 0) {
+        assertEquals("bwarmup3", at, "the burst is a warm-up iteration, numbered after the warm-up's");
+      }
+      assertEquals(1, t.longs("gc_ms")[r], "GC time over the sample");
+      assertEquals(1, t.longs("stable")[r]);
+    }
+    assertEquals(List.of(0L, 1L, 2L, 3L), measuredIterations(t, "a"));
+    assertEquals(List.of(0L, 1L, 2L, 3L), measuredIterations(t, "b"));
+    assertEquals(8, measured.size());
+  }
+
+  @Test
+  void aJitThatNeverFallsQuietWhileMeasuringIsMeasuredOnceTheRerunsRunOutAndFlagged() throws Exception {
+    Table t = runFlatPair(c -> c >= 3 ? 10 : 0, 2);
+    assertEquals(3 + 2, warmupRounds(t), "3 warm-up iterations, then at most 2 re-runs");
+    assertEquals(List.of(0L, 1L), measuredIterations(t, "b"));
+    for (int r = 0; r < t.rowCount(); r++) {
+      assertEquals(t.strings("contender")[r].equals("a") ? 1 : 0, t.longs("stable")[r],
+          "only the series that compiled while measured is flagged");
+    }
+  }
+
+  private static List<Long> measuredIterations(Table t, String contender) {
+    List<Long> out = new ArrayList<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      if (t.strings("contender")[r].equals(contender) && t.strings("phase")[r].equals("measure")) {
+        out.add(t.longs("iteration")[r]);
+      }
+    }
+    return out;
   }
 
   @Test
@@ -117,7 +170,7 @@ class InterleavedRunnerTest {
     FakeClock clock = new FakeClock();
     List<String> log = new ArrayList<>();
     List<Fake> fakes = List.of(new Fake("noisy", clock, c -> c % 2 == 0 ? 100 : 300, log));
-    Table t = new InterleavedRunner(1, 2, 6, 3, 0.01, 0.02, 4, 1, () -> clock.now, () -> 0)
+    Table t = new InterleavedRunner(1, 2, 6, 3, 0.01, 0.02, 4, 1, () -> clock.now, () -> 0, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(6, warmupRounds(t));
     assertEquals(0, t.longs("stable")[0]);
@@ -127,7 +180,7 @@ class InterleavedRunnerTest {
   void warmupRunsAtLeastMinRounds() throws Exception {
     FakeClock clock = new FakeClock();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 200, new ArrayList<>()));
-    Table t = new InterleavedRunner(1, 5, 50, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> 0)
+    Table t = new InterleavedRunner(1, 5, 50, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> 0, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(5, warmupRounds(t));
   }
@@ -145,7 +198,7 @@ class InterleavedRunnerTest {
   void anIterationLastsAtLeastItsTimeAndCountsEveryUnit() throws Exception {
     FakeClock clock = new FakeClock();
     List<Fake> fakes = List.of(new Fake("a", clock, c -> 300, new ArrayList<>()));
-    Table t = new InterleavedRunner(1_000, 0, 0, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> 0)
+    Table t = new InterleavedRunner(1_000, 0, 0, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> 0, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(2, t.rowCount());
     for (int r = 0; r < t.rowCount(); r++) {
@@ -164,7 +217,7 @@ class InterleavedRunnerTest {
     List<Fake> fakes = List.of(new Fake("early", clock, c -> 200, log),
         new Fake("late", clock, c -> c < 6 ? (c % 2 == 0 ? 100 : 300) : 200, log),
         new Fake("never", clock, c -> c % 2 == 0 ? 100 : 300, log));
-    Table t = new InterleavedRunner(1, 2, 12, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> 0)
+    Table t = new InterleavedRunner(1, 2, 12, 3, 0.01, 0.02, 2, 1, () -> clock.now, () -> 0, () -> 0)
         .run("test", fakes, Progress.NONE);
     assertEquals(12, warmupRounds(t), "runs to the maximum while one series never settles");
     java.util.Map<String, Long> stable = new java.util.HashMap<>();
@@ -177,7 +230,7 @@ class InterleavedRunnerTest {
     clock.now = 0;
     List<Fake> two = List.of(new Fake("a", clock, c -> c < 3 ? 200 : (c % 2 == 0 ? 100 : 300), log),
         new Fake("b", clock, c -> c < 5 ? (c % 2 == 0 ? 100 : 300) : 200, log));
-    Table u = new InterleavedRunner(1, 2, 20, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> 0)
+    Table u = new InterleavedRunner(1, 2, 20, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> 0, () -> 0)
         .run("test", two, Progress.NONE);
     assertEquals(8, warmupRounds(u), "a converged at 3, b at 8");
   }

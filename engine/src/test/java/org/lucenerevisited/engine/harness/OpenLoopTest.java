@@ -61,6 +61,30 @@ class OpenLoopTest {
   }
 
   @Test
+  void theLoadsJitAndGcTimesAreItsIntervals() throws Exception {
+    // Garbage in every request, so that the collector has something to do.
+    Request allocating = i -> Blackhole.sink = new byte[1 << 16];
+    LoadResult r = new OpenLoop(allocating, 7, 500, 2, 300 * MS, 100 * MS, 5_000 * MS, 3).run(null);
+    Table rows = r.intervals();
+    long jit = 0;
+    long gc = 0;
+    for (int i = 0; i < rows.rowCount(); i++) {
+      assertTrue(rows.longs("jit_ms")[i] >= 0 && rows.longs("gc_ms")[i] >= 0, "interval " + i);
+      if (rows.strings("phase")[i].equals(OpenLoop.LOAD)) {
+        jit += rows.longs("jit_ms")[i];
+        gc += rows.longs("gc_ms")[i];
+      }
+    }
+    assertEquals(jit, summary(r, "jit_ms"), "the summary counts the load, not the drain");
+    assertEquals(gc, summary(r, "gc_ms"));
+  }
+
+  /** Keeps an allocation from being optimized away. */
+  private static final class Blackhole {
+    static volatile Object sink;
+  }
+
+  @Test
   void queueingCountsWhenTheWorkersFallBehind() throws Exception {
     // One worker needs 20 ms a request while 100 arrive per second: twice what it can serve.
     Request slow = i -> Thread.sleep(20);

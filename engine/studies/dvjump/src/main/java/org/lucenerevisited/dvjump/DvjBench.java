@@ -233,7 +233,8 @@ public final class DvjBench implements Closeable {
   /**
    * Times every workload on every bucket (concurrent workloads also with two request threads). One row
    * per series and iteration: phase ("warmup"|"measure"), workload, bucket, threads, iteration (from 0
-   * within its phase), stable (the series' warm-up converged), jit_ms (JIT time during the iteration),
+   * within its phase), stable (the series' warm-up converged), nanos (the series' wall time in the iteration),
+   * jit_ms and gc_ms (JIT and GC time during it),
    * requests, hits (mean per request), and the requests' latency in ns: mean, min, q25, median, q75, p95,
    * max. Warm-up rows are returned so that a series that never converged can be told apart: still
    * compiling, or spread.
@@ -245,7 +246,8 @@ public final class DvjBench implements Closeable {
         spec.seed);
     Table iterations = runner.run("requests", all, progress);
     Table.Builder out = Table.builder().stringColumn("phase").stringColumn("workload").longColumn("bucket")
-        .longColumn("threads").longColumn("iteration").longColumn("stable").longColumn("jit_ms")
+        .longColumn("threads").longColumn("iteration").longColumn("stable").longColumn("nanos")
+        .longColumn("jit_ms").longColumn("gc_ms")
         .longColumn("requests").longColumn("hits");
     for (String stat : SUMMARY) {
       out.longColumn(stat + "_nanos");
@@ -258,16 +260,18 @@ public final class DvjBench implements Closeable {
           continue;
         }
         long[] c = s.calls.get(call++);
-        Object[] row = new Object[9 + SUMMARY.size()];
+        Object[] row = new Object[11 + SUMMARY.size()];
         row[0] = iterations.get("phase", r);
         row[1] = s.workload;
         row[2] = (long) s.bucket;
         row[3] = (long) s.threadCount;
         row[4] = iterations.get("iteration", r);
         row[5] = iterations.get("stable", r);
-        row[6] = iterations.get("jit_ms", r);
+        row[6] = iterations.get("nanos", r);
+        row[7] = iterations.get("jit_ms", r);
+        row[8] = iterations.get("gc_ms", r);
         for (int i = 0; i < c.length; i++) {
-          row[7 + i] = c[i];
+          row[9 + i] = c[i];
         }
         out.addRow(row);
       }

@@ -31,8 +31,9 @@ public final class DvuBench implements Closeable {
    * {@link TimedRun}): combo, rate, interval_ms, reopen, t_ms, late_ns, reopen_ns, changed, updates,
    * update_ns, due, done, max_lag_ns, queries, elapsed_ns, fell_behind, heap_bytes, overlay_bytes, flushed,
    * segments, warmup (1 for a reopen that started during the warm-up), stable (the warm-up ended with the
-   * JIT quiet or steady, not at its maximum), warmup_ms (when it ended; -1 while it had not) and jit_ms
-   * (the JIT compilers' time since the previous reopen).
+   * JIT quiet or steady, not at its maximum, and the JIT compiled for at most {@code jitQuietShare} of the
+   * measured window), warmup_ms (when it ended; -1 while it had not), jit_ms and gc_ms (the JIT compilers'
+   * and the collectors' time since the previous reopen).
    */
   public Table run(Progress progress) throws Exception {
     if (spec.rates.length != spec.intervalsMillis.length) {

@@ -1,6 +1,5 @@
 package org.lucenerevisited.dvupdate;
 
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
@@ -13,9 +12,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.TermQuery;
+import org.lucenerevisited.engine.harness.JvmCounters;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
 import org.lucenerevisited.engine.harness.WarmupMonitor;
@@ -29,14 +30,26 @@ import org.lucenerevisited.engine.harness.WarmupMonitor;
  * take the next ticket, wait until it is due and apply it. A thread that falls behind runs its
  * tickets late, never skips them, so falling behind shows as lag and as completed updates trailing
  * due ones. Reopen j is due at {@code t0 + j * interval}; a late one starts at once and records how
- * late. Each reopen emits one row, counting what happened since the previous one.
+ * late. Each reopen emits one row, counting what happened since the previous one. The rows are added
+ * once the run is over, when the measured window's verdict is known: if the JIT compiled for more than
+ * {@code jitQuietShare} of the measured reopens' time (their elapsed_ns), it was no steady state, and
+ * the measured rows are flagged {@code stable = 0}, as after a warm-up that never converged.
  */
 final class TimedRun {
 
   private static final long SECOND = 1_000_000_000L;
   private static final long MILLI = 1_000_000L;
   private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
-  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+  private static final LongSupplier JIT = JvmCounters.jitMillis();
+  private static final LongSupplier GC = JvmCounters.gcMillis();
+  private static final List<String> COLUMNS = List.of("combo", "rate", "interval_ms", "reopen", "t_ms", "late_ns",
+      "reopen_ns", "changed", "updates", "update_ns", "due", "done", "max_lag_ns", "queries", "elapsed_ns",
+      "fell_behind", "heap_bytes", "overlay_bytes", "flushed", "segments", "warmup", "stable", "warmup_ms", "jit_ms",
+      "gc_ms");
+  private static final int WARMUP = COLUMNS.indexOf("warmup");
+  private static final int STABLE = COLUMNS.indexOf("stable");
+  private static final int ELAPSED = COLUMNS.indexOf("elapsed_ns");
+  private static final int JIT_MS = COLUMNS.indexOf("jit_ms");
 
   private final DvuSpec spec;
   private final int combo;
@@ -57,6 +70,8 @@ final class TimedRun {
   private final LongAdder updateNanos = new LongAdder();
   private final AtomicLong maxLag = new AtomicLong();
   private final LongAdder queries = new LongAdder();
+  /** Written by the reopen thread, read once it has ended. */
+  private final List<Object[]> rowsOut = new ArrayList<>();
 
   TimedRun(DvuSpec spec, int combo, int rows, Methods.Method method) {
     this.spec = spec;
@@ -70,9 +85,7 @@ final class TimedRun {
 
   static Table.Builder columns() {
     Table.Builder t = Table.builder();
-    for (String c : List.of("combo", "rate", "interval_ms", "reopen", "t_ms", "late_ns", "reopen_ns", "changed",
-        "updates", "update_ns", "due", "done", "max_lag_ns", "queries", "elapsed_ns", "fell_behind", "heap_bytes",
-        "overlay_bytes", "flushed", "segments", "warmup", "stable", "warmup_ms", "jit_ms")) {
+    for (String c : COLUMNS) {
       t.longColumn(c);
     }
     return t;
@@ -92,7 +105,7 @@ final class TimedRun {
       warmup = new WarmupMonitor(t0, spec.warmupMillis * MILLI, spec.maxWarmupMillis * MILLI, spec.quietProbes,
           spec.jitQuietShare, spec.jitSettledDrop);
       List<Future<?>> running = new ArrayList<>();
-      running.add(threads.submit(call(() -> reopens(slot, out))));
+      running.add(threads.submit(call(() -> reopens(slot))));
       for (int t = 0; t < spec.indexThreads; t++) {
         running.add(threads.submit(call(this::updates)));
       }
@@ -127,6 +140,21 @@ final class TimedRun {
       }
       if (failure != null) {
         throw failure;
+      }
+      long jitMillis = 0;
+      long nanos = 0;
+      for (Object[] row : rowsOut) {
+        if ((long) row[WARMUP] == 0) {
+          jitMillis += (long) row[JIT_MS];
+          nanos += (long) row[ELAPSED];
+        }
+      }
+      boolean quiet = jitMillis * 1e6 <= spec.jitQuietShare * nanos;
+      for (Object[] row : rowsOut) {
+        if ((long) row[WARMUP] == 0 && !quiet) {
+          row[STABLE] = 0L;
+        }
+        out.addRow(row);
       }
     } finally {
       threads.shutdownNow();
@@ -206,14 +234,15 @@ final class TimedRun {
     }
   }
 
-  private void reopens(SearcherSlot slot, Table.Builder out) throws Exception {
+  private void reopens(SearcherSlot slot) throws Exception {
     Reopener reopener = method.reopener();
     long previousStart = t0;
     long previousEnd = t0;
     long previousDone = 0;
     long previousNanos = 0;
     long previousQueries = 0;
-    long previousJit = JIT.getTotalCompilationTime();
+    long previousJit = JIT.getAsLong();
+    long previousGc = GC.getAsLong();
     for (long j = 1; t0 + j * intervalNanos <= end; j++) {
       long scheduled = t0 + j * intervalNanos;
       parkUntil(scheduled);
@@ -224,7 +253,8 @@ final class TimedRun {
       long doneNow = done.sum();
       long nanosNow = updateNanos.sum();
       long queriesNow = queries.sum();
-      long jitNow = JIT.getTotalCompilationTime();
+      long jitNow = JIT.getAsLong();
+      long gcNow = GC.getAsLong();
       long lag = maxLag.getAndSet(0);
       long start = System.nanoTime();
       Reopener.Reopened reopened = reopener.reopen(slot.reader());
@@ -237,19 +267,20 @@ final class TimedRun {
       if (!warmingUp) {
         latencies.reopen.recordValue(reopenNanos);
       }
-      out.addRow((long) combo, (long) rate, intervalNanos / 1_000_000, j, (start - t0) / 1_000_000,
+      rowsOut.add(new Object[] {(long) combo, (long) rate, intervalNanos / 1_000_000, j, (start - t0) / 1_000_000,
           start - scheduled, reopenNanos, reopened.reader() != null ? 1L : 0L, doneNow - previousDone,
           nanosNow - previousNanos, dueBy(start), doneNow, lag, queriesNow - previousQueries,
           start - previousStart, previousEnd > scheduled ? 1L : 0L, MEMORY.getHeapMemoryUsage().getUsed(),
           reopened.overlayBytes(), reopened.flushed() ? 1L : 0L, (long) slot.reader().leaves().size(),
           warmingUp ? 1L : 0L, warmup.stable() ? 1L : 0L,
-          warmedAt == Long.MAX_VALUE ? -1L : (warmedAt - t0) / MILLI, jitNow - previousJit);
+          warmedAt == Long.MAX_VALUE ? -1L : (warmedAt - t0) / MILLI, jitNow - previousJit, gcNow - previousGc});
       previousStart = start;
       previousEnd = System.nanoTime();
       previousDone = doneNow;
       previousNanos = nanosNow;
       previousQueries = queriesNow;
       previousJit = jitNow;
+      previousGc = gcNow;
     }
   }
 }

@@ -70,6 +70,7 @@ final class Checks {
     long warmedAt = (long) rows.get("warmup_ms", lastRow);
     assertTrue(warmedAt >= spec.warmupMillis && warmedAt <= spec.maxWarmupMillis + 150, warmedAt + " ms");
     for (int r = 0; r < rows.rowCount(); r++) {
+      assertTrue(rows.longs("jit_ms")[r] >= 0 && rows.longs("gc_ms")[r] >= 0, "reopen " + r);
       if ((long) rows.get("warmup", r) == 0) {
         assertTrue((long) rows.get("t_ms", r) >= warmedAt, "reopen " + r + " measured during the warm-up");
         assertEquals(warmedAt, rows.get("warmup_ms", r));

@@ -40,7 +40,7 @@ public final class PkLookupBench {
 
   private PkLookupBench() {}
 
-  /** Columns: contender, series, threads, phase, iteration, ops, nanos, jit_ms, stable. */
+  /** Columns: contender, series, threads, phase, iteration, ops, nanos, jit_ms, gc_ms, stable. */
   public static Table run(PkLookupSpec spec, Progress progress) throws Exception {
     int n = spec.contenders.length;
     if (spec.indexPaths.length != n || spec.keysPaths.length != n || spec.threads.length != n
@@ -82,12 +82,12 @@ public final class PkLookupBench {
       }
       Table.Builder out = Table.builder().stringColumn("contender").stringColumn("series")
           .longColumn("threads").stringColumn("phase").longColumn("iteration").longColumn("ops")
-          .longColumn("nanos").longColumn("jit_ms").longColumn("stable");
+          .longColumn("nanos").longColumn("jit_ms").longColumn("gc_ms").longColumn("stable");
       for (int r = 0; r < t.rowCount(); r++) {
         LookupContender c = byName.get(t.strings("contender")[r]);
         out.addRow(c.index.name, c.label, (long) c.threads(), t.get("phase", r),
             t.get("iteration", r), t.get("ops", r), t.get("nanos", r), t.get("jit_ms", r),
-            t.get("stable", r));
+            t.get("gc_ms", r), t.get("stable", r));
       }
       return out.build();
     } finally {

@@ -76,7 +76,7 @@ class PkBenchesTest {
     Table t = PkLookupBench.run(spec, Progress.NONE);
 
     assertEquals(List.of("contender", "series", "threads", "phase", "iteration", "ops", "nanos",
-        "jit_ms", "stable"), List.of(t.columnNames()));
+        "jit_ms", "gc_ms", "stable"), List.of(t.columnNames()));
     assertEquals(Set.of(inHeapFormat), new HashSet<>(List.of(t.strings("contender"))));
     Map<String, Set<String>> byIteration = new HashMap<>();
     long keys = Files.readAllLines(corpus.keys).size();
