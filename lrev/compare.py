@@ -1,11 +1,13 @@
-"""Compare two runs: which verdicts flipped, which measured ratios moved beyond their confidence intervals, and
-what differs in config, versions and environment.
+"""Compare two runs: how many verdicts agree, which flipped, which measured ratios moved beyond their confidence
+intervals, and what differs in config, versions and environment.
 
     python -m lrev.compare A B [--out FILE.md]     (./run compare A B)
 
 A and B are run folders (``runs/<scale>``, or any folder with ``results/<study>/claims.json``) or artifact archives
 (:mod:`lrev.artifact`, checksums verified first). The report is Markdown, printed and written to ``--out``
 (default ``runs/compare/<A>-vs-<B>.md``). Nothing is written when an input is not a run or fails its checksums.
+Runs of different scales or config digests are compared all the same (one Lucene version against another, say), but
+the report says so first and calls their differing verdicts differences, not flips.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lrev import artifact
+from lrev import artifact, stability
 from lrev.config import REPO
 from lrev.io import atomic_path, read_json
 
@@ -77,6 +79,37 @@ def flipped(a: Run, b: Run) -> list[dict[str, str]]:
     ca, cb = cells(a), cells(b)
     return [{"study": k[0], "claim": k[1], "version": k[2], "a": ca[k]["verdict"], "b": cb[k]["verdict"]}
             for k in sorted(ca.keys() & cb.keys()) if ca[k]["verdict"] != cb[k]["verdict"]]
+
+
+def identity(run: Run) -> dict[str, str | None]:
+    """The scale its result manifests recorded and the config digest of its stability record or its paper (None
+    where the run did not record one)."""
+    scales = sorted({m["scale"] for m in run.manifests.values() if m.get("scale")})
+    record, numbers = run.root / stability.RECORD, run.root / "paper" / "numbers.json"
+    digest = (read_json(record)["config_digest"] if record.is_file()
+              else read_json(numbers)["meta"].get("config_digest") if numbers.is_file() else None)
+    return {"scale": ", ".join(scales) or None, "config digest": digest}
+
+
+def mismatches(a: Run, b: Run) -> list[str]:
+    """What makes A and B runs of different experiments: a scale or config digest that both recorded, unequal."""
+    ia, ib = identity(a), identity(b)
+    return [f"{key}: A {ia[key]}, B {ib[key]}" for key in ia
+            if ia[key] is not None and ib[key] is not None and ia[key] != ib[key]]
+
+
+def agreement(a: Run, b: Run) -> list[dict[str, Any]]:
+    """The cells judged in both runs, with both verdicts, whether they agree and whether holds and fails swapped
+    (:func:`lrev.stability.agreement`)."""
+    ca, cb = cells(a), cells(b)
+    common = ca.keys() & cb.keys()
+    return stability.agreement([{k: ca[k]["verdict"] for k in common}, {k: cb[k]["verdict"] for k in common}])
+
+
+def agreement_by_study(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """:func:`lrev.stability.summary` of each study's cells."""
+    return {study: stability.summary([r for r in rows if r["study"] == study])
+            for study in sorted({r["study"] for r in rows})}
 
 
 def only_in(a: Run, b: Run) -> list[tuple[str, str, str]]:
@@ -147,10 +180,45 @@ def fmt(x: Any) -> str:
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
+def sameness(a: Run, b: Run) -> list[str]:
+    """The report's opening: the same experiment or not, and what could not be checked."""
+    differ, ia, ib = mismatches(a, b), identity(a), identity(b)
+    if differ:
+        lines = [f"**Not the same experiment**: {'; '.join(differ)}. The verdicts below differ with the config, "
+                 "not (only) with noise: none of their differences is a finding, and the agreement is no measure "
+                 "of stability."]
+    else:
+        both = {k: ia[k] for k in ia if ia[k] is not None and ib[k] is not None}
+        lines = ["Same experiment: " + ", ".join(f"{k} {v}" for k, v in both.items()) + " in both."] if both else []
+    lines += [f"{side}'s {key} is not recorded, so it was not checked." for side, seen in (("A", ia), ("B", ib))
+              for key, value in seen.items() if value is None]
+    return lines
+
+
+def agreement_lines(rows: list[dict[str, Any]], differ: bool) -> list[str]:
+    total = stability.summary(rows)
+    flips = [r for r in rows if r["flip"]]
+    lines = [f"## Agreement: {total['agreeing']} of {total['applicable']} applicable cells "
+             f"({stability.percent(total['share'])}) have the same verdict", "",
+             "| study | same verdict | applicable cells | share |", "|---|---|---|---|"]
+    lines += [f"| {study} | {s['agreeing']} | {s['applicable']} | {stability.percent(s['share'])} |"
+              for study, s in agreement_by_study(rows).items()]
+    title = "holds ↔ fails differences, with the config" if differ else "holds ↔ fails flips"
+    lines += ["", f"## {title} ({len(flips)})", ""]
+    if flips:
+        lines += ["| study | claim | version | A | B |", "|---|---|---|---|---|"]
+        lines += [f"| {r['study']} | {r['claim']} | {r['version']} | {r['verdicts'][0]} | {r['verdicts'][1]} |"
+                  for r in flips]
+    else:
+        lines.append("None.")
+    return lines
+
+
 def report(a: Run, b: Run) -> str:
-    flips, shifts = flipped(a, b), moved(a, b)
-    lines = [f"# Compare `{a.label}` (A) with `{b.label}` (B)", "",
-             f"A: {a.source}  ", f"B: {b.source}", "", f"## Verdicts that flipped ({len(flips)})", ""]
+    flips, shifts, differ = flipped(a, b), moved(a, b), bool(mismatches(a, b))
+    lines = [f"# Compare `{a.label}` (A) with `{b.label}` (B)", "", f"A: {a.source}  ", f"B: {b.source}", "",
+             *sameness(a, b), "", *agreement_lines(agreement(a, b), differ), "",
+             f"## {'Verdicts that differ, with the config' if differ else 'Verdicts that flipped'} ({len(flips)})", ""]
     if flips:
         lines += ["| study | claim | version | A | B |", "|---|---|---|---|---|"]
         lines += [f"| {r['study']} | {r['claim']} | {r['version']} | {r['a']} | {r['b']} |" for r in flips]

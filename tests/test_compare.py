@@ -10,7 +10,8 @@ from contextlib import ExitStack
 import pytest
 
 from conftest import run_smoke
-from lrev import artifact, compare
+from lrev import artifact, compare, stability
+from lrev.io import write_json
 
 
 def results_copy(root, dest):
@@ -66,7 +67,9 @@ def test_two_smoke_runs_with_different_configs(smoke_run, tmp_path):
         out = tmp_path / "report.md"
         assert compare.main([str(a_root), str(b_root), "--out", str(out)]) == 0
         text = out.read_text()
-        assert f"## Verdicts that flipped ({len(expected)})" in text
+        # B's rounds and studies differ: the differing verdicts are not flips of one experiment.
+        assert text.split("\n")[5].startswith("**Not the same experiment**: config digest: A ")
+        assert f"## Verdicts that differ, with the config ({len(expected)})" in text
         for claim, version, was, now in expected:
             assert f"| join | {claim} | {version} | {was} | {now} |" in text
         assert "| `join.rounds` | 2 | 3 |" in text
@@ -106,3 +109,71 @@ def test_an_archive_failing_its_checksums_is_refused(smoke_run, tmp_path, capsys
     assert compare.main([str(root), str(bad), "--out", str(out)]) == 2
     assert "paper/numbers.json fails its checksum" in capsys.readouterr().err
     assert not out.exists()
+
+
+def hand_made(root, verdicts, scale="smoke", digest=None):
+    """A run folder of study alpha: its claims.json with ``verdicts`` ({(claim, version): verdict}), a result
+    manifest per version recording ``scale``, and, with ``digest``, a stability run's record of its config."""
+    versions = sorted({v for _, v in verdicts})
+    write_json(root / "results/alpha/claims.json", {"study": "alpha", "versions": versions, "verdicts": [
+        {"claim": c, "version": v, "verdict": x, "parts": []} for (c, v), x in verdicts.items()]})
+    for version in versions:
+        write_json(root / "results/alpha" / version / "manifest.json", {
+            "scale": scale, "parameters": {"rounds": 2}, "lucene_version_reported": version,
+            "jdk": {"vendor": "v", "version": "21", "flags": []},
+            "host": {"cpu_model": "cpu", "cores": 2, "ram_bytes": 1, "kernel": "k"}, "git": {"sha": "abc"}})
+    if digest:
+        write_json(root / stability.RECORD, {"scale": scale, "config_digest": digest})
+    return root
+
+
+A_VERDICTS = {("c1", "9.12.3"): "holds", ("c2", "9.12.3"): "holds", ("c3", "9.12.3"): "n/a",
+              ("c4", "9.12.3"): "inconclusive"}
+B_VERDICTS = {("c1", "9.12.3"): "holds", ("c2", "9.12.3"): "fails", ("c3", "9.12.3"): "n/a",
+              ("c4", "9.12.3"): "underpowered"}
+
+
+def test_agreement_of_two_runs_per_study_and_their_holds_fails_flips(tmp_path):
+    a = hand_made(tmp_path / "a", A_VERDICTS, digest="d1")
+    b = hand_made(tmp_path / "b", B_VERDICTS, digest="d1")
+    stack, ra, rb = open_both(a, b)
+    with stack:
+        rows = compare.agreement(ra, rb)
+        assert compare.agreement_by_study(rows) == {"alpha": {"applicable": 3, "agreeing": 1, "share": 1 / 3,
+                                                              "flips": 1}}
+        assert compare.mismatches(ra, rb) == []
+        out = tmp_path / "report.md"
+        assert compare.main([str(a), str(b), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "Same experiment: scale smoke, config digest d1 in both." in text
+    assert "## Agreement: 1 of 3 applicable cells (33%) have the same verdict" in text
+    assert "| alpha | 1 | 3 | 33% |" in text
+    flips = text.split("## holds ↔ fails flips (1)")[1].split("##")[0]
+    assert "| alpha | c2 | 9.12.3 | holds | fails |" in flips and "c4" not in flips
+    assert "## Verdicts that flipped (2)" in text
+
+
+@pytest.mark.parametrize("what", ["scale", "config digest"])
+def test_runs_of_different_scales_or_configs_say_so_first_and_report_no_flips(tmp_path, what):
+    a = hand_made(tmp_path / "a", A_VERDICTS, digest="d1")
+    b = hand_made(tmp_path / "b", B_VERDICTS, scale="default" if what == "scale" else "smoke",
+                  digest="d2" if what == "config digest" else "d1")
+    out = tmp_path / "report.md"
+    assert compare.main([str(a), str(b), "--out", str(out)]) == 0
+    text = out.read_text()
+    first = text.split("\n")[5]
+    assert first.startswith("**Not the same experiment**: ")
+    assert {"scale": "scale: A smoke, B default", "config digest": "config digest: A d1, B d2"}[what] in first
+    assert "flipped" not in text and "flips" not in text
+    assert "## holds ↔ fails differences, with the config (1)" in text
+    assert "## Verdicts that differ, with the config (2)" in text
+
+
+def test_a_run_without_a_recorded_digest_is_said_to_be_unchecked(tmp_path):
+    a = hand_made(tmp_path / "a", A_VERDICTS, digest="d1")
+    b = hand_made(tmp_path / "b", A_VERDICTS)
+    stack, ra, rb = open_both(a, b)
+    with stack:
+        assert compare.mismatches(ra, rb) == []
+        assert compare.sameness(ra, rb) == ["Same experiment: scale smoke in both.",
+                                            "B's config digest is not recorded, so it was not checked."]
