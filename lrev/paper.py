@@ -180,20 +180,21 @@ def provenance_row(version: str, manifest: dict[str, Any]) -> dict[str, Any]:
 
 def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
     """How a study's verdicts were drawn, from its claims file: the interval's confidence and rounds, the A/A gate's
-    outcomes and the per-JVM spread they imply, the versions judged without an A/A, and how many judged parts rest
-    on converged series."""
+    outcomes and the per-JVM spread they imply, the ratios judged without an A/A beside them (a quantity or
+    release the study runs no A/A on), and how many judged parts rest on converged series."""
     parts = [p for v in claims["verdicts"] for p in v["parts"] if "answer" not in p]
     gated = [p["aa"] for p in parts if p.get("aa")]
     spreads = [a["jvm_sd"] for a in gated if a.get("jvm_sd") is not None]
-    no_aa = sorted({v["version"] for v in claims["verdicts"] for p in v["parts"]
-                    if "answer" not in p and p.get("pairing") != "single" and not p.get("aa")}, key=version_key)
+    ratios = [p for p in parts if p.get("pairing") != "single"]
+    no_aa = [p for p in ratios if not p.get("aa")]
     rounds = sorted({p["n"] for p in parts if p.get("n")})
     return {"confidence": f"{claims['confidence'] * 100:.1f}%", "looks": claims["looks"],
             "min_rounds": claims["min_rounds"], "aa_tolerance": f"±{(claims['aa_tolerance'] - 1) * 100:.0f}%",
             "rounds": f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}-{rounds[-1]}" if rounds else "n/a",
             "aa_gated": len(gated), "aa_passed": sum(a["passes"] for a in gated),
             "aa_jvm_sd": f"{float(np.median(spreads)) * 100:.1f}%" if spreads else "n/a",
-            "no_aa_versions": no_aa, "parts": len(parts),
+            "ratios": len(ratios), "no_aa": len(no_aa), "no_aa_quantities": sorted({p["quantity"] for p in no_aa}),
+            "parts": len(parts),
             "converged": sum(p.get("converged") is not False for p in parts)}
 
 
