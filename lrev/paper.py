@@ -24,7 +24,7 @@ import typst
 
 from lrev import cite, provenance, stats, studies
 from lrev.claims import VERDICTS, WITHHELD
-from lrev.config import REPO
+from lrev.config import REPO, version_key
 from lrev.io import atomic_path, read_json, write_json
 
 SOURCE = REPO / "paper" / "lucene-revisited.typ"
@@ -93,11 +93,6 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                      "measured": "; ".join(parts) if parts else (verdict.get("reason") or ""),
                      "answer": verdict.get("answer", {}).get("contender") if verdict.get("answer") else None})
     return rows
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """Sorts releases by number: 4.10.4 < 6.6.6 < 10.5.1, which string order gets wrong."""
-    return tuple(int(x) for x in version.split("."))
 
 
 def tally(verdicts: Iterable[str]) -> dict[str, Any]:
