@@ -56,7 +56,8 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     seed_series = (contender, seed_cond, layout.SEED_SETTING["threads"])
     rest = [(contender, cond, t) for cond in pk["conditions"] for t in cond["threads"]
             if (contender, cond, t) != seed_series]
-    seed = _seed(pk, round, contender)
+    # The A/A contender is the default again: same series order, so that only the JVM differs.
+    seed = _seed(pk, round, contender.removesuffix(layout.AA_SUFFIX))
     lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=_cold_warmup(pk, 1)))]
     if rest:
         lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))

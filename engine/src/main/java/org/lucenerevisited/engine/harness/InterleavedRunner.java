@@ -1,6 +1,7 @@
 package org.lucenerevisited.engine.harness;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -17,8 +18,11 @@ import java.util.function.LongSupplier;
  * {@code jitQuietShare} of those samples' time: a window in which code was still being compiled
  * is not a steady state, however flat. Warm-up iterations repeat until
  * every series has converged (but at least {@code minWarmup}, at most {@code maxWarmup}
- * iterations), then {@code measureIterations} are measured. A series that never converged is
- * flagged {@code stable = 0} on its rows, so that analysis can refuse it.
+ * iterations), then {@code measureIterations} are measured. A series converged also when its
+ * last {@code stableWindow} samples, the measured ones at the end, pass the same test: the JIT's
+ * tail may outlast the warm-up by an iteration without the timed window being any less steady. A
+ * series that never converged is flagged {@code stable = 0} on its rows, so that analysis can
+ * refuse it.
  *
  * <p>A measure iteration in which the JIT compiled for more than {@code jitQuietShare} of any
  * series' sample still belonged to the warm-up: its rows become warm-up rows and another
@@ -118,6 +122,8 @@ public final class InterleavedRunner {
       progress.report(label + " warmup", warmups, maxWarmup);
     }
     int reruns = 0;
+    boolean[] quiet = new boolean[contenders.size()];
+    Arrays.fill(quiet, true);
     for (int measured = 0; measured < measureIterations; ) {
       List<Sample> iteration = runIteration(contenders, random);
       boolean compiled = iteration.stream().anyMatch(this::compiling);
@@ -125,16 +131,23 @@ public final class InterleavedRunner {
         reruns++;
         for (Sample s : iteration) {
           samples.add(s.as("warmup", warmups));
+          bySeries.get(s.series).add(s);
+          converged[s.series] |= stable(bySeries.get(s.series));
         }
         warmups++;
         continue;
       }
       for (Sample s : iteration) {
         samples.add(s.as("measure", measured));
-        converged[s.series] &= !compiling(s); // past the re-runs: this series' JIT never fell quiet
+        bySeries.get(s.series).add(s);
+        quiet[s.series] &= !compiling(s); // past the re-runs: this series' JIT never fell quiet
       }
       measured++;
       progress.report(label + " measure", measured, measureIterations);
+    }
+    for (int i = 0; i < converged.length; i++) {
+      // Steady by the measured iterations themselves counts too: the same test, on the window timed.
+      converged[i] = (converged[i] || stable(bySeries.get(i))) && quiet[i];
     }
     Table.Builder table = Table.builder().stringColumn("contender").stringColumn("phase")
         .longColumn("iteration").longColumn("ops").longColumn("nanos").longColumn("jit_ms")

@@ -112,6 +112,23 @@ class InterleavedRunnerTest {
     assertEquals(0, u.longs("stable")[0], "a JIT busy all along never lets warm-up converge");
   }
 
+  @Test
+  void aSeriesWhoseJitTailOutlastsTheWarmUpConvergesOnItsQuietFlatMeasuredWindow() throws Exception {
+    FakeClock clock = new FakeClock();
+    long[] jit = {0};
+    // The JIT works through all 4 warm-up iterations, then falls quiet: the measure iterations (3,
+    // the stable window) are flat and quiet, so the timed window itself shows the steady state.
+    Table t = new InterleavedRunner(1, 2, 4, 3, 0.01, 0.02, 3, 1, () -> clock.now, () -> jit[0], () -> 0)
+        .run("test", List.of(new Flat("tail", clock, jit, c -> c < 4 ? 10 : 0)), Progress.NONE);
+    assertEquals(4, warmupRounds(t), "quiet from the first measure iteration: no re-runs");
+    assertEquals(1, t.longs("stable")[0]);
+
+    // The same tail, one iteration longer than the re-runs allow: the window timed is not quiet.
+    Table u = new InterleavedRunner(1, 2, 4, 3, 0.01, 0.02, 1, 1, () -> clock.now, () -> jit[0], () -> 0)
+        .run("test", List.of(new Flat("tail", clock, jit, c -> c < 6 ? 10 : 0)), Progress.NONE);
+    assertEquals(0, u.longs("stable")[0]);
+  }
+
   /** Two flat series, "a" quiet and "b" compiling {@code jitOfCall(call)} ms; GC takes 1 ms per call. */
   private static Table runFlatPair(LongUnaryOperator jitOfCall, int measureIterations) throws Exception {
     FakeClock clock = new FakeClock();
