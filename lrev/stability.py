@@ -13,7 +13,8 @@ Layout, below the main run folder ``<outdir>/<scale>/`` of the options given:
 Corpora and indexes are deterministic and checksummed, so every run measures the same files: the main run's are
 brought up to date through the pipeline first (its corpus and index rules only), then each file is checked against
 the sha256 its manifest recorded, and each run's dry run must list no corpus or index job. Every run uses the same
-resolved config; a run folder made with another one is refused, never mixed in. A killed run resumes: Snakemake
+resolved config, the rounds the main run's budget added included (``./run paper``, :mod:`lrev.budget`); a run
+folder made with another one is refused, never mixed in. A killed run resumes: Snakemake
 keeps each run folder's finished jobs, and a measurement job its finished forks.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lrev import config, plan
+from lrev import budget, config, plan
 from lrev.config import REPO, version_key
 from lrev.io import ChecksumError, atomic_path, read_json, verify, write_json
 
@@ -222,9 +223,17 @@ def parse(argv: Sequence[str]) -> tuple[int, list[str]]:
     return args.runs, rest
 
 
+def with_main_rounds(argv: Sequence[str]) -> list[str]:
+    """``argv`` plus the rounds the main run's budget added (:func:`lrev.budget.rounds_file`), if any: every
+    stability run measures as many rounds as the main run, so that their verdicts are judged alike."""
+    added = budget.rounds_file(config.from_snakemake_args(list(argv)))
+    return [*argv, "--configfile", str(added)] if added.is_file() else list(argv)
+
+
 def stability(argv: Sequence[str]) -> str:
     """Run it all; returns the Markdown report."""
     runs, rest = parse(argv)
+    rest = with_main_rounds(rest)
     cfg = config.from_snakemake_args(rest)
     main_root = (REPO / cfg.root).resolve()
     check_records(main_root, cfg)

@@ -178,3 +178,14 @@ def test_a_dry_run_that_would_rebuild_an_index_stops(tmp_path, monkeypatch):
     with pytest.raises(stability.StabilityError, match=r"alpha_index \(version=9.12.3, corpus=c1\)"):
         stability.check_no_rebuild([], ["alpha_corpus", "alpha_index"], tmp_path)
     stability.check_no_rebuild([], ["beta_index"], tmp_path)
+
+
+def test_stability_runs_measure_the_rounds_the_main_runs_budget_added(tmp_path):
+    argv = ["--config", "scale=smoke", f"outdir={tmp_path}"]
+    assert stability.with_main_rounds(argv) == argv
+    added = tmp_path / "smoke" / "budget" / "rounds.yaml"
+    added.parent.mkdir(parents=True)
+    added.write_text("pk:\n  rounds: 4\n")
+    argv_budget = stability.with_main_rounds(argv)
+    assert argv_budget == [*argv, "--configfile", str(added)]
+    assert config.from_snakemake_args(argv_budget).study("pk")["rounds"] == 4
