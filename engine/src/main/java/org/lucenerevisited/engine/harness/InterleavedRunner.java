@@ -96,8 +96,8 @@ public final class InterleavedRunner {
    * {@link YoungGeneration}). Columns: contender, phase ("warmup"|"measure"), iteration (from 0
    * within its phase, in the order run: a measure iteration turned warm-up is numbered after the
    * warm-up's own), ops, nanos, jit_ms and gc_ms (JIT compilation and GC time while the sample
-   * ran), stable (1 if that series' warm-up converged and the JIT was quiet in its measured
-   * iterations, 0 if not).
+   * ran), stable (1 if that series converged, in its warm-up or on its measured window, and the
+   * JIT was quiet in its measured iterations, 0 if not).
    */
   public Table run(String label, List<? extends Contender> contenders, Progress progress)
       throws Exception {
