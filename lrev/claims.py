@@ -385,20 +385,20 @@ class _Judge:
         candidates = sorted(set(rows["contender"]) - set(part.get("exclude", [])))
         if len(candidates) < 2:
             raise self.fail(f"fewer than two candidate contenders for '{part['label']}' where {where}")
-        ranked = sorted(((self.ratio(quantity, c, where, b, where, None)[0], c) for c in candidates),
-                        key=lambda pair: pair[0].value, reverse=True)
-        (best, name), (_, runner_up) = ranked[0], ranked[1]
+        ranked = sorted(((*self.ratio(quantity, c, where, b, where, None), c) for c in candidates),
+                        key=lambda ranking: ranking[0].value, reverse=True)
+        (best, failed, name), (_, _, runner_up) = ranked[0], ranked[1]
         margin = self.ratio(quantity, name, where, runner_up, where, None)[0]
         # A study may group contenders into families comparable across versions.
         family = rows.loc[rows["contender"] == name, "family"].iloc[0] if "family" in rows else name
         converged = self.converged(quantity, *((c, where, self.version) for c in candidates))
         return {"label": part["label"], "quantity": part["quantity"], "b": b, "where_a": where, "where_b": where,
                 "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round", **best.to_dict(),
-                "converged": converged, "verdict": "answer",
+                "failed_rounds": failed, "converged": converged, "verdict": "answer",
                 "answer": {"contender": name, "family": family, "runner_up": runner_up,
                            "margin_vs_runner_up": margin.to_dict(),
                            "separated": bool(margin.low > 1) if not math.isnan(margin.low) else False,
-                           "ranking": [{"contender": c, **e.to_dict()} for e, c in ranked]}}
+                           "ranking": [{"contender": c, **e.to_dict()} for e, _, c in ranked]}}
 
     def run(self) -> dict:
         parts = [self.part(p) for p in self.claim["parts"] if self.version in p["versions"]]

@@ -84,6 +84,9 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                 gate = aa_gate(part)
                 if gate:
                     measured += f"; {gate}"
+            if part.get("failed_rounds"):
+                # Rounds whose statistic was not positive (nothing measured) are out of the interval's n.
+                measured += f" (round {', '.join(map(str, part['failed_rounds']))} failed: nothing measured)"
             if part.get("converged") is False:
                 # Says why a decisive-looking interval is still inconclusive.
                 measured += " (a series did not converge)"

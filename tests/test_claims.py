@@ -104,7 +104,10 @@ def test_every_comparison_pairs_forks_by_round(verdicts):
     for row in verdicts["verdicts"]:
         for part in row["parts"]:
             if "b" in part:
-                assert part["pairing"] == "paired by round" and part["n"] == len(rounds), (row["claim"], part)
+                # A round whose statistic is not positive (an id field that adds ~0 bytes) is failed and named.
+                assert set(part["failed_rounds"]) <= rounds, (row["claim"], part)
+                assert part["pairing"] == "paired by round", (row["claim"], part)
+                assert part["n"] == len(rounds) - len(part["failed_rounds"]), (row["claim"], part)
 
 
 def test_question_ranks_the_default_too(verdicts):
@@ -142,6 +145,14 @@ def test_an_unconverged_warmup_withholds_the_verdict(results):
     assert part["converged"] is False and part["verdict"] in claims.WITHHELD
     row = {"claim": "pk-3", "version": "9.12.3", "verdict": part["verdict"], "parts": [part]}
     assert paper.claim_rows({"verdicts": [row]})[0]["measured"].endswith("(a series did not converge)")
+
+
+def test_a_failed_round_is_named_beside_its_interval():
+    part = {"label": "reopen", "quantity": "reopen_ms", "pairing": "paired by round", "value": 2.0, "low": 1.5,
+            "high": 2.5, "n": 2, "failed_rounds": [1], "aa": None, "verdict": "underpowered"}
+    row = {"claim": "x-1", "version": "10.5.1", "verdict": "underpowered", "parts": [part]}
+    assert "2.00 [1.50, 2.50], n=2; no A/A (round 1 failed: nothing measured)" in paper.claim_rows(
+        {"verdicts": [row]})[0]["measured"]
 
 
 def test_two_forks_of_one_side_in_a_round_is_an_error(results):
