@@ -23,6 +23,11 @@ import numpy as np
 import pandas as pd
 
 from lrev import bridge, config
+from lrev.pk import layout, plain
+
+#: A pk-only setting: the plain-loop cross-check (lrev/pk/plain.py, a plain JVM, no harness, no JPype) on the
+#: default index of the seed's setting, the series the A/A forks time first.
+PLAIN = "plain loop (pk)"
 
 #: name -> (extra JVM flags, command prefix)
 SETTINGS = {
@@ -65,6 +70,15 @@ def run_fork(study: str, version: str, payload: dict, prefix: list[str], flags: 
     return pd.read_parquet(out / f"{STUDIES[study]['table']}.parquet")
 
 
+def plain_values(root: Path, version: str, pk: dict) -> pd.Series:
+    cond = layout.seed_condition(pk)
+    index = layout.index_path(root, version, cond["corpus"], layout.AA.removesuffix(layout.AA_SUFFIX), cond["layout"])
+    table = plain.run(version, index,
+                      layout.keys_file(root, cond["corpus"], cond["miss_rate"]), pk["plain"]["warmup_s"],
+                      pk["plain"]["measure_s"], pk["batch_size"])
+    return pd.Series({layout.condition_label(cond): float(table["ops"].iloc[0] / (table["nanos"].iloc[0] / 1e9))})
+
+
 def fork_values(study: str, table: pd.DataFrame) -> pd.Series:
     spec = STUDIES[study]
     if "phase" in table:
@@ -77,29 +91,52 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--root", type=Path, required=True, help="a finished run's <outdir>/<scale> (its indexes)")
     ap.add_argument("--study", choices=sorted(STUDIES), required=True)
     ap.add_argument("--scale", default="default")
+    ap.add_argument("--version", help="the Lucene version whose index is read (default: the study's below)")
     ap.add_argument("--forks", type=int, default=8)
-    ap.add_argument("--settings", nargs="*", default=list(SETTINGS), choices=list(SETTINGS))
+    ap.add_argument("--settings", nargs="*", default=list(SETTINGS), choices=[*SETTINGS, PLAIN])
     ap.add_argument("--out", type=Path, required=True, help="CSV: one row per fork and series")
     a = ap.parse_args(argv)
+    if PLAIN in a.settings and a.study != "pk":
+        ap.error(f"--settings '{PLAIN}' is pk's cross-check; --study is {a.study}")
     spec = STUDIES[a.study]
     settings = config.load({"scale": a.scale}).study(a.study)
-    base = {"root": str(a.root.resolve()), "version": spec["version"], **spec["payload"](settings)}
+    version = a.version or spec["version"]
+    base = {"root": str(a.root.resolve()), "version": version, **spec["payload"](settings)}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(a.forks):
             order = list(a.settings)
             random.Random(r).shuffle(order)
             for name in order:
-                flags, prefix = SETTINGS[name]
-                table = run_fork(a.study, spec["version"], {**base, "round": r}, prefix, flags,
-                                 Path(tmp) / f"{r}-{order.index(name)}")
-                for series, value in fork_values(a.study, table).items():
+                if name == PLAIN:
+                    values = plain_values(a.root.resolve(), version, settings)
+                else:
+                    flags, prefix = SETTINGS[name]
+                    values = fork_values(a.study, run_fork(a.study, version, {**base, "round": r}, prefix, flags,
+                                                           Path(tmp) / f"{r}-{order.index(name)}"))
+                for series, value in values.items():
                     rows.append({"setting": name, "fork": r, "series": str(series), "value": value})
                 print(f"fork {r + 1}/{a.forks}: {name}", file=sys.stderr)
     frame = pd.DataFrame(rows)
     frame.to_csv(a.out, index=False)
-    sd = frame.assign(log=np.log(frame["value"])).groupby(["setting", "series"])["log"].std(ddof=1)
-    print(sd.pow(2).groupby("setting").mean().pow(0.5).mul(100).round(1).rename("per-JVM sd, %").to_string())
+    print(spreads(frame).round(1).to_string())
+
+
+def spreads(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per setting, in %: the sd of the log fork values, and the same with each round's mean over the settings
+    taken out (the host's drift between rounds, which a ratio paired by round cancels; k settings per round
+    leave k - 1 degrees of freedom, hence the factor)."""
+    frame = frame.assign(log=np.log(frame["value"]))
+    k = frame["setting"].nunique()
+    frame["within_round"] = frame["log"] - frame.groupby(["fork", "series"])["log"].transform("mean")
+    by = frame.groupby(["setting", "series"])
+    return pd.DataFrame({"per-JVM sd, %": _rms(by["log"].std(ddof=1)),
+                         "round drift removed, %": _rms(by["within_round"].std(ddof=1) * np.sqrt(k / (k - 1)))})
+
+
+def _rms(sd: pd.Series) -> pd.Series:
+    """Root mean square over a setting's series, in %."""
+    return sd.pow(2).groupby("setting").mean().pow(0.5).mul(100)
 
 
 if __name__ == "__main__":
