@@ -76,7 +76,7 @@ def plain_values(root: Path, version: str, pk: dict) -> pd.Series:
     table = plain.run(version, index,
                       layout.keys_file(root, cond["corpus"], cond["miss_rate"]), pk["plain"]["warmup_s"],
                       pk["plain"]["measure_s"], pk["batch_size"])
-    return pd.Series({layout.condition_label(cond): float(table["ops"].iloc[0] / (table["nanos"].iloc[0] / 1e9))})
+    return pd.Series({layout.condition_label(cond): float(STUDIES["pk"]["value"](table).iloc[0])})
 
 
 def fork_values(study: str, table: pd.DataFrame) -> pd.Series:
