@@ -88,10 +88,17 @@ def check_records(main_root: Path, cfg: config.Config) -> None:
                 f"are not compared; remove {stability_dir(main_root)} or choose another outdir")
 
 
-def ensure_main(cfg: config.Config, argv: Sequence[str], main_root: Path) -> None:
-    """The main run's corpora and indexes, built or brought up to date through the pipeline (nothing else)."""
-    snakemake([*claims_targets(main_root, cfg), "--cores", "2", "--rerun-incomplete", *argv,
-               "--until", *shared_rules(cfg)])
+def main_argv(cfg: config.Config, argv: Sequence[str]) -> list[str]:
+    """Snakemake's arguments that bring the main run's corpora and indexes up to date (nothing else). Its targets
+    are spelled as the pipeline spells its outputs (the config's outdir, relative or not): Snakemake matches
+    paths as written, so the resolved path of a relative outdir names no rule's output."""
+    return [*claims_targets(cfg.root, cfg), "--cores", "2", "--rerun-incomplete", *argv,
+            "--until", *shared_rules(cfg)]
+
+
+def ensure_main(cfg: config.Config, argv: Sequence[str]) -> None:
+    """The main run's corpora and indexes, built or brought up to date through the pipeline."""
+    snakemake(main_argv(cfg, argv))
 
 
 def verify_shared(main_root: Path, cfg: config.Config) -> None:
@@ -237,7 +244,7 @@ def stability(argv: Sequence[str]) -> str:
     cfg = config.from_snakemake_args(rest)
     main_root = (REPO / cfg.root).resolve()
     check_records(main_root, cfg)
-    ensure_main(cfg, rest, main_root)
+    ensure_main(cfg, rest)
     verify_shared(main_root, cfg)
     roots = [run_once(cfg, rest, main_root, k) for k in range(1, runs + 1)]
     return write_report(main_root, report(cfg, roots))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
-from lrev import config, stability
+from lrev import config, plan, stability
 from lrev.io import ChecksumError, read_json, sha256_file, tree_checksums, write_json
 
 STUDIES = ("alpha", "beta")
@@ -189,3 +190,16 @@ def test_stability_runs_measure_the_rounds_the_main_runs_budget_added(tmp_path):
     argv_budget = stability.with_main_rounds(argv)
     assert argv_budget == [*argv, "--configfile", str(added)]
     assert config.from_snakemake_args(argv_budget).study("pk")["rounds"] == 4
+
+
+def test_the_main_runs_targets_are_outputs_the_pipeline_knows(tmp_path):
+    # A relative outdir, as the README's runs use: its resolved path names no rule's output (Snakemake matches
+    # paths as written), and `./run stability` stopped there with "No rule to produce".
+    options = ["--config", "scale=smoke", f"outdir={os.path.relpath(tmp_path, config.REPO)}"]
+    cfg = config.from_snakemake_args(options)
+    argv = stability.main_argv(cfg, options)
+    targets = argv[:argv.index("--cores")]
+    assert targets == stability.claims_targets(cfg.root, cfg)
+    jobs = plan.dry_run_jobs([*targets, *options])  # raises PlanError on a target no rule produces
+    assert sorted(w["study"] for rule, w in jobs if rule == "claims") == sorted(cfg.studies)
+    assert set(stability.shared_rules(cfg)) & {rule for rule, _ in jobs}
