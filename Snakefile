@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from lrev import bridge
+from lrev import notebook as lrnotebook
 from lrev import config as lrconfig
 
 configfile: "config/config.yaml"
@@ -23,6 +24,8 @@ PY = sys.executable  # every step runs in Snakemake's own environment, whatever 
 PAPER = ROOT / "paper" / "lucene-revisited.pdf"
 #: A study's measurement job claims every core, so that nothing runs beside it, at an exclusive scale.
 MEASURE_THREADS = workflow.cores if CFG.exclusive else 1
+#: Each study's notebook, which its run rule executes through papermill.
+NOTEBOOKS = {study: f"notebooks/{study}.ipynb" for study in CFG.studies}
 #: What each study's rule file registers for the generic claims and paper rules (workflow/rules/paper.smk).
 STUDY_OUTPUTS = {}
 

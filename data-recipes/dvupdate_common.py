@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -37,6 +38,8 @@ FRAGMENT_MEMBER = "gensim/test/test_data/enwiki-latest-pages-articles1.xml-p0000
 FRAGMENT_SHA256 = "a53f4648dec40467ebdcbc7a1307eddb51fe6e28e9309f6ebde81ba0d04bea2d"
 DOWNLOAD_ATTEMPTS = 5
 BLOCK = 1 << 20
+#: Scripts written without spaces between words, by the prefix of their letters' Unicode names.
+UNSPACED_SCRIPTS = ("THAI ", "LAO ", "KHMER ", "MYANMAR ", "TIBETAN ")
 #: A plain word as StandardAnalyzer keeps it whole (an inner apostrophe included), lower-cased.
 WORD = re.compile(r"\w+(?:'\w+)*")
 
@@ -55,8 +58,18 @@ def normalise(text: str) -> str:
 
 
 def query_terms(text: str) -> set[str]:
-    """The terms of ``text`` that may be query terms: lower-case ASCII letters only, at least 4 long."""
-    return {t for t in WORD.findall(text.lower()) if len(t) >= 4 and t.isascii() and t.isalpha()}
+    """The terms of ``text`` that may be query terms: words of letters of any alphabet, at least 4 long, that
+    StandardAnalyzer indexes whole and lower-cases as Python does. Left out: ideographs and scripts written
+    without spaces (Unicode's word rules split those into characters or dictionary words, not our words), and
+    words that case folding changes (ß folds to ss)."""
+    return {t for t in WORD.findall(text.lower())
+            if len(t) >= 4 and t.isalpha() and t == t.casefold() and not any(map(_unspaced, t))}
+
+
+def _unspaced(char: str) -> bool:
+    """A character of an ideographic script or of one written without spaces between words."""
+    return (unicodedata.east_asian_width(char) in ("W", "F")
+            or unicodedata.name(char, "").startswith(UNSPACED_SCRIPTS))
 
 
 def choose_queries(df: Mapping[str, int], docs: int, where: Path) -> list[tuple[str, int]]:

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dvupdate_common as common  # noqa: E402  (data-recipes/ is no package)
 from lrev.io import ChecksumError, atomic_dir, read_json, verify  # noqa: E402
 
-RECIPE = "dvupdate_synthetic/1"
+RECIPE = "dvupdate_synthetic/2"  # 2: query terms of any alphabet
 SHAPES = ("big", "medium")
 #: Articles drawn at a time: enough for numpy to pay, few enough to keep a batch's words in memory.
 BATCH = 2_000

@@ -57,14 +57,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dvupdate_common as common  # noqa: E402  (data-recipes/ is no package)
 from lrev.io import ChecksumError, atomic_dir  # noqa: E402
 
-RECIPE = "dvupdate_wikipedia/1"
+RECIPE = "dvupdate_wikipedia/2"  # 2: query terms of any alphabet; canonical File/Category names hidden
 SHAPES = ("big", "medium")
 #: What reading a damaged dump raises: bz2's EOFError (truncated) or OSError (corrupt data), expat's
 #: ParseError (broken XML), and mwxml's AssertionError (a root element other than <mediawiki>).
 READ_ERRORS = (EOFError, OSError, ParseError, AssertionError)
-#: Namespaces whose links show no text: Media (-2), File (6), Category (14); plus File's old alias.
+#: Namespaces whose links show no text: Media (-2), File (6), Category (14), by the wiki's own names (its
+#: <siteinfo>) and by the canonical English ones, which every wiki accepts too, File's old alias Image included.
 HIDDEN_NAMESPACES = (-2, 6, 14)
-HIDDEN_ALIASES = ("image",)
+HIDDEN_ALIASES = ("media", "file", "image", "category")
 #: Bold and italics marks (bold first: ''''' is both, and '''' an apostrophe in bold, as MediaWiki renders them).
 BOLD, ITALICS = "'''", "''"
 
@@ -144,6 +145,12 @@ def articles(path: Path) -> Iterator[tuple[str, str, str, str]]:
             for article in _articles(mwxml.Dump.from_file(stream)):
                 bar.update()
                 yield article
+        except mwxml.errors.MalformedXML as e:
+            if "siteinfo" in str(e):
+                raise common.DumpError(f"{path}: no <siteinfo>, which names the wiki's namespaces (an export of "
+                                       "single pages can lack it); use a dump from dumps.wikimedia.org, or an "
+                                       "export that has one") from e
+            raise common.DumpError(f"{path}: malformed dump ({e})") from e
         except READ_ERRORS as e:
             raise common.DumpError(f"{path}: truncated or corrupt dump ({type(e).__name__}: {e})") from e
 

@@ -10,8 +10,7 @@ and every jar on each engine's classpath, with its sha256); and ``SHA256SUMS`` o
 """
 from __future__ import annotations
 
-import importlib.metadata
-import platform
+import re
 import sys
 import tarfile
 import tempfile
@@ -22,8 +21,13 @@ from lrev import cite, config, engine, jdk, provenance
 from lrev.io import atomic_path, read_json, sha256_file, write_json
 
 SUMS = "SHA256SUMS"
+SUM_LINE = re.compile(r"(?P<sha>[0-9a-f]{64})  (?P<path>\S.*)")
 LOCK = "environment.lock.json"
+#: The lock's Python packages as pip reads them: `pip install --require-hashes -r requirements.lock.txt`.
+REQUIREMENTS = "requirements.lock.txt"
 PAPER = Path("paper") / "lucene-revisited.pdf"
+#: The repository's files that say what the archive is, how to cite it and under which licence.
+FRONT = ("README.md", "CITATION.cff", "LICENSE")
 #: What of a run goes in, by glob below the run's root; files below a ``forks`` folder stay out.
 INCLUDE = ("paper/*.pdf", "paper/*.json", "results/**/*.parquet", "results/**/manifest.json",
            "results/**/claims.json", "results/**/*.ipynb", "figures/**/*", "gallery/**/*",
@@ -61,15 +65,25 @@ def environment_lock(root: Path) -> dict[str, Any]:
                 entry = jars.setdefault(key, {"file": path.name, "sha256": sha256_file(path), "used_by": []})
                 entry["used_by"].append(f"{study}/{version}")
     m2 = Path.home() / ".m2" / "repository"
+    numbers = root / PAPER.with_name("numbers.json")
+    recorded = read_json(numbers)["meta"].get("environment") if numbers.is_file() else None
     return {
-        "python": {"version": platform.python_version(), "implementation": platform.python_implementation(),
-                   "packages": {d.metadata["Name"]: d.version for d in sorted(
-                       importlib.metadata.distributions(), key=lambda d: d.metadata["Name"].lower())}},
+        # The environment the run recorded when its paper was built; the archiving machine's only for a run that
+        # recorded none (and the lock says so).
+        "python": {**(recorded or provenance.environment()),
+                   "recorded": "by the run" if recorded else "at archive time (the run recorded none)"},
         "jdk": {"home": str(home), "release": {k: v.strip('"') for k, v in release.items()}},
         "jars": [{"path": str(Path(k).relative_to(m2)) if Path(k).is_relative_to(m2) else k, **v}
                  for k, v in sorted(jars.items())],
         "host": provenance.host(), "git": provenance.git(),
     }
+
+
+def requirements(lock: dict[str, Any]) -> str:
+    """The lock's Python packages for ``pip install --require-hashes -r``: those installed from an archive whose
+    sha256 was recorded (not this project itself, installed from its own folder)."""
+    return "".join(f"{name}=={p['version']} --hash=sha256:{p['sha256']}\n"
+                   for name, p in sorted(lock["python"]["packages"].items()) if p.get("sha256"))
 
 
 def build(root: Path, scale: str) -> Path:
@@ -81,9 +95,12 @@ def build(root: Path, scale: str) -> Path:
     top = name(scale)
     out = root / f"{top}.tar.gz"
     with tempfile.TemporaryDirectory() as tmp:
-        lock = Path(tmp) / LOCK
-        write_json(lock, environment_lock(root))
-        sources = {Path(top) / f: root / f for f in files} | {Path(top) / LOCK: lock}
+        lock, pins = Path(tmp) / LOCK, Path(tmp) / REQUIREMENTS
+        content = environment_lock(root)
+        write_json(lock, content)
+        pins.write_text(requirements(content))
+        sources = ({Path(top) / f: root / f for f in files} | {Path(top) / LOCK: lock, Path(top) / REQUIREMENTS: pins}
+                   | {Path(top) / f: config.REPO / f for f in FRONT})
         sums = Path(tmp) / SUMS
         sums.write_text("".join(f"{sha256_file(src)}  {arc.relative_to(top)}\n"
                                 for arc, src in sorted(sources.items())))
@@ -107,7 +124,7 @@ def extract(archive: Path, dest: Path) -> Path:
     if len(tops) != 1 or not (tops[0] / SUMS).is_file():
         raise ArtifactError(f"{archive} holds no {SUMS} below a single top folder: not an artifact of this project")
     top = tops[0]
-    listed = dict(reversed(line.split("  ", 1)) for line in (top / SUMS).read_text().splitlines())
+    listed = read_sums(archive, top / SUMS)
     for rel, expected in sorted(listed.items()):
         path = top / rel
         if not path.is_file():
@@ -119,6 +136,18 @@ def extract(archive: Path, dest: Path) -> Path:
     if unlisted:
         raise ArtifactError(f"{archive}: {unlisted[0]} is not listed in {SUMS}")
     return top
+
+
+def read_sums(archive: Path, sums: Path) -> dict[str, str]:
+    """{file: sha256} from ``sha256sum``'s format (64 hex digits, two spaces, the path); a line in any other
+    form is an :class:`ArtifactError` naming it."""
+    listed: dict[str, str] = {}
+    for number, line in enumerate(sums.read_text(errors="replace").splitlines(), 1):
+        match = SUM_LINE.fullmatch(line)
+        if not match:
+            raise ArtifactError(f"{archive}: {SUMS} line {number} is not '<sha256>  <path>': {line[:80]!r}")
+        listed[match["path"]] = match["sha"]
+    return listed
 
 
 def main(argv: list[str]) -> int:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from lrev import provenance
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -25,7 +27,10 @@ def main() -> int:
     args: list[str] = []
     for req in pip_requirements():
         args.extend(req.split(maxsplit=1))  # "-e ." stays two arguments
-    return subprocess.call([sys.executable, "-m", "pip", "install", "-q", *args], cwd=REPO)
+    # pip's report records each package's archive and its sha256: what the run's provenance, and so an archive's
+    # lock, names for `pip install --require-hashes` (lrev.provenance.environment).
+    return subprocess.call([sys.executable, "-m", "pip", "install", "-q", "--report", str(provenance.PIP_REPORT),
+                            *args], cwd=REPO)
 
 
 if __name__ == "__main__":

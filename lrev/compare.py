@@ -196,6 +196,10 @@ def sameness(a: Run, b: Run) -> list[str]:
 
 
 def agreement_lines(rows: list[dict[str, Any]], differ: bool) -> list[str]:
+    if not rows:
+        return ["## Agreement: the two runs share no cell", "",
+                "No study judged a claim on a version in both runs, so no verdict can be compared; the cells each "
+                "judged alone are listed below."]
     total = stability.summary(rows)
     flips = [r for r in rows if r["flip"]]
     lines = [f"## Agreement: {total['agreeing']} of {total['applicable']} applicable cells "

@@ -9,12 +9,13 @@ it at parse time).
 from __future__ import annotations
 
 import copy
+import difflib
 import hashlib
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import yaml
 
@@ -182,19 +183,29 @@ def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | N
     """Validate ``base`` (default: config/config.yaml) merged with ``overrides``."""
     raw = merge(base if base is not None else yaml.safe_load(CONFIG_FILE.read_text()), overrides or {})
     raw = numbers_restored(raw)
-    validate_raw(raw)
-    _check_versions(raw)
     from lrev import studies
 
-    unknown = [key for key in raw if key not in GENERIC_KEYS and key not in studies.names()]
-    unknown += [f"scales.{scale}.{key}" for scale, block in raw["scales"].items() for key in block
-                if key not in studies.names()]
+    # Before the schema: a misspelt key would otherwise be judged as a study's block ("not of type 'object'").
+    _check_known(raw, [*GENERIC_KEYS, *studies.names()])
+    validate_raw(raw)
+    _check_versions(raw)
+    unknown = [f"scales.{scale}.{key}" for scale, block in raw["scales"].items() for key in block
+               if key not in studies.names()]
     if unknown:
         raise ConfigError(f"config error at '{unknown[0]}': not a setting and not a study "
                           f"(studies: {', '.join(studies.names())})")
     cfg = Config(raw=raw, studies={name: _resolve(name, raw) for name in raw["studies"]})
     _check_budgets(cfg)
     return cfg
+
+
+def _check_known(raw: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Every top-level key is a setting or a study; an unknown one is named, with the nearest known key."""
+    for key in raw:
+        if key not in known:
+            near = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else f" (settings and studies: {', '.join(known)})"
+            raise ConfigError(f"config error at '{key}': unknown key '{key}'{hint}")
 
 
 def _check_budgets(cfg: Config) -> None:
@@ -267,11 +278,17 @@ def main(argv: list[str]) -> int:
         print(exc, file=sys.stderr)
         return 2
     if paper_only:
-        print(f"paper: {(cfg.root / 'paper' / 'lucene-revisited.pdf').resolve()}")
+        pdf = (cfg.root / "paper" / "lucene-revisited.pdf").resolve()
+        dry = {"--dry-run", "--dryrun", "-n"} & set(argv)
+        print(f"paper: dry run, nothing was built; the paper would be {pdf}" if dry else f"paper: {pdf}")
     else:
         print(yaml.safe_dump({"scale": cfg.scale, "root": str(cfg.root), "studies": cfg.studies}, sort_keys=False))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    # Through the imported module: run as __main__, this file's ConfigError is another class than the
+    # lrev.config.ConfigError that the studies' checks raise, and theirs would escape main's except.
+    from lrev import config
+
+    raise SystemExit(config.main(sys.argv[1:]))

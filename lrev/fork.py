@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
-from tqdm import tqdm
 
 from lrev import bridge
 from lrev.io import atomic_dir, read_json, sha256_file, write_json, write_parquet
+from lrev.progress import ForkProgress
 
 JVM_REPORT = "jvm.json"
 #: The pid of the process that started a fork (see :func:`_die_with_parent`); prctl's option number.
@@ -158,12 +158,13 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     for unfinished in out.glob("round-*/.*"):  # a killed run's job folders, never moved into place
         shutil.rmtree(unfinished)
     total = sum(job.runs_in(r) for r in range(rounds) for job in jobs)
-    with tqdm(total=total, desc=label, unit="fork") as bar:
+    with ForkProgress(label, total, rounds, out) as progress:
         for r in range(rounds):
             for job in order([j for j in jobs if j.runs_in(r)], r, seed):
                 target = out / f"round-{r}" / job.name
-                bar.set_postfix_str(f"round {r + 1}/{rounds}: {job.name}")
-                if not target.is_dir():
+                progress.starting(r, job.name)
+                resumed = target.is_dir()
+                if not resumed:
                     with atomic_dir(target) as tmp:
                         start = time.monotonic()
                         try:
@@ -171,7 +172,7 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
                         except bridge.OutOfHeapError as err:
                             raise bridge.OutOfHeapError(f"{label}: job {job.name} (round {r}): {err}") from None
                         write_json(tmp / TIMING, {"seconds": round(time.monotonic() - start, 3)})
-                bar.update()
+                progress.finished(r, job.name, read_json(target / TIMING)["seconds"], resumed)
             if after_round is not None:
                 after_round(out)
     return out

@@ -202,8 +202,12 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     if claims["study"] != name:
         raise ValueError(f"{claims_file} holds the claims of study '{claims['study']}', not '{name}'")
     grid = matrix(claims)
+    numbers = studies.get(name).numbers(results, versions, figures, claims)
+    run = results.resolve().parent
+    # Below the run's folder, not absolute: these numbers are archived, and no build path belongs in them.
+    numbers["figures"] = {k: Path(v).resolve().relative_to(run).as_posix() for k, v in numbers["figures"].items()}
     return {
-        **studies.get(name).numbers(results, versions, figures, claims),
+        **numbers,
         "versions": claims["versions"],
         "claims": claims["claims"],
         "claim_rows": claim_rows(claims),
@@ -235,8 +239,11 @@ def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:
 
 
 def compile_pdf(numbers_file: Path, out: Path) -> None:
+    """The paper from ``<run>/paper/numbers.json``; figures are read below ``<run>``."""
+    run = numbers_file.resolve().parent.parent
     with atomic_path(out, ".pdf") as tmp:
-        typst.compile(str(SOURCE), output=str(tmp), root="/", sys_inputs={"numbers": str(numbers_file.resolve())})
+        typst.compile(str(SOURCE), output=str(tmp), root="/",
+                      sys_inputs={"numbers": str(numbers_file.resolve()), "run_root": str(run)})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -269,7 +276,9 @@ def main(argv: list[str] | None = None) -> None:
         "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
                  "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
                  "config_digest": a.config_digest,
-                 "citation": cite.identity()},
+                 "citation": cite.identity(),
+                 # The Python environment the run was made in, as the run's archive locks it (lrev.artifact).
+                 "environment": provenance.environment()},
         "order": list(per_study),
         "plan": plan_numbers(read_json(a.plan)),
         "matrix": matrix_numbers(per_study.values()),

@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib.metadata
+import json
 import os
 import platform
+import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+from lrev import notebook
 from lrev.config import REPO
+
+#: pip's install report of the project's environment (written by lrev.bootstrap): each package's archive sha256.
+PIP_REPORT = Path(sys.prefix) / "pip-install-report.json"
 
 
 def host() -> dict[str, Any]:
@@ -25,8 +33,20 @@ def git() -> dict[str, Any]:
         done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
         return done.stdout.strip() if done.returncode == 0 else ""
 
+    changed = [line[3:] for line in out("status", "--porcelain", "--untracked-files=no").splitlines()]
     return {"sha": out("rev-parse", "HEAD") or "unknown",
-            "dirty": bool(out("status", "--porcelain", "--untracked-files=no"))}
+            "dirty": any(not _same_notebook_code(path, out("show", f"HEAD:{path}")) for path in changed)}
+
+
+def _same_notebook_code(path: str, committed: str) -> bool:
+    """Whether ``path`` is a notebook whose cells are the committed ones: JupyterLab's autosave rewrites outputs
+    and metadata only, which changes nothing a run computes (:mod:`lrev.notebook`)."""
+    if not path.endswith(".ipynb") or not committed or not (REPO / path).is_file():
+        return False
+    try:
+        return notebook.code((REPO / path).read_text()) == notebook.code(committed)
+    except (ValueError, KeyError, TypeError):
+        return False
 
 
 def now() -> str:
@@ -36,3 +56,23 @@ def now() -> str:
 def _read(path: str) -> str:
     p = Path(path)
     return p.read_text(errors="replace") if p.is_file() else ""
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def environment() -> dict[str, Any]:
+    """The Python that runs this: its version and every installed package's version, with the sha256 of the
+    archive it was installed from where pip's install report (:data:`PIP_REPORT`) has it."""
+    hashes: dict[str, str] = {}
+    if PIP_REPORT.is_file():
+        for item in json.loads(PIP_REPORT.read_text()).get("install", []):
+            archive = item.get("download_info", {}).get("archive_info", {})
+            sha = archive.get("hashes", {}).get("sha256") or archive.get("hash", "").partition("sha256=")[2]
+            if sha:
+                hashes[_canonical(item["metadata"]["name"])] = sha
+    packages = {d.metadata["Name"]: {"version": d.version, "sha256": hashes.get(_canonical(d.metadata["Name"]))}
+                for d in sorted(importlib.metadata.distributions(), key=lambda d: d.metadata["Name"].lower())}
+    return {"version": platform.python_version(), "implementation": platform.python_implementation(),
+            "packages": packages}

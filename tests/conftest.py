@@ -2,10 +2,15 @@
 whose result files the analysis tests read (fixtures come from the real code path, never hand-built)."""
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -70,3 +75,38 @@ def smoke_run(tmp_path_factory):
     ``$LREV_SMOKE_OUTDIR`` when set (a complete smoke run there is reused: Snakemake finds nothing to do)."""
     reuse = os.environ.get("LREV_SMOKE_OUTDIR")
     return run_smoke(Path(reuse).resolve() if reuse else tmp_path_factory.mktemp("runs"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyter_lab(root_dir: Path, workspaces: Path, log_path: Path, env: dict | None = None):
+    """JupyterLab serving ``root_dir`` on a free port with a fresh token (as root too, as `./run lab` starts it);
+    yields (base URL, token) once it answers, and stops it after."""
+    port, token = free_port(), uuid.uuid4().hex
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+             f"--LabApp.workspaces_dir={workspaces}", *(["--allow-root"] if os.geteuid() == 0 else [])],
+            env={**os.environ, **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(120):
+                try:
+                    urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                    break
+                except OSError:
+                    if server.poll() is not None:
+                        pytest.fail(f"JupyterLab exited: {log_path.read_text()[-2000:]}")
+                    time.sleep(0.5)
+            else:
+                pytest.fail("JupyterLab did not answer within 60 s")
+            yield base, token
+        finally:
+            server.terminate()
+            server.wait(timeout=30)

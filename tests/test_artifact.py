@@ -8,7 +8,7 @@ import tarfile
 
 import pytest
 
-from lrev import artifact, cite, config
+from lrev import artifact, cite, config, provenance
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,10 @@ def test_the_smoke_archive_unpacks_and_every_checksum_verifies(archive, tmp_path
     for rel, digest in listed.items():  # checked again here, independently of extract()
         assert hashlib.sha256((top / rel).read_bytes()).hexdigest() == digest, rel
     names = set(listed)
-    assert {"paper/lucene-revisited.pdf", "paper/numbers.json", artifact.LOCK} <= names
+    assert {"paper/lucene-revisited.pdf", "paper/numbers.json", artifact.LOCK, *artifact.FRONT} <= names
+    assert (top / "CITATION.cff").read_bytes() == (config.REPO / "CITATION.cff").read_bytes()
+    for json_file in [*top.glob("paper/*.json"), *top.glob("gallery/*.html")]:  # no build path kept
+        assert str(archive.parent) not in json_file.read_text(), json_file
     for study in config.load({"scale": "smoke"}).studies:
         assert f"results/{study}/claims.json" in names
         assert any(n.startswith(f"results/{study}/") and n.endswith(".ipynb") for n in names), study
@@ -35,8 +38,13 @@ def test_the_smoke_archive_unpacks_and_every_checksum_verifies(archive, tmp_path
 
 
 def test_the_environment_lock_names_python_packages_the_jdk_and_every_jar(archive, tmp_path):
-    lock = json.loads((artifact.extract(archive, tmp_path) / artifact.LOCK).read_text())
-    packages = {name.lower(): version for name, version in lock["python"]["packages"].items()}
+    top = artifact.extract(archive, tmp_path)
+    lock = json.loads((top / artifact.LOCK).read_text())
+    packages = {name.lower(): p["version"] for name, p in lock["python"]["packages"].items()}
+    # The run's own record, made when its paper was built, not the archiving machine's.
+    recorded = json.loads((top / "paper" / "numbers.json").read_text())["meta"]["environment"]
+    assert lock["python"]["recorded"] == "by the run" and lock["python"]["packages"] == recorded["packages"]
+    assert (top / artifact.REQUIREMENTS).read_text() == artifact.requirements(lock)
     assert packages["snakemake"] == "9.27.1" and packages["jpype1"] == "1.7.1"  # environment.yml's pins
     assert int(lock["jdk"]["release"]["JAVA_VERSION"].split(".")[0]) >= 21
     jars = {j["file"]: j for j in lock["jars"]}
@@ -61,3 +69,34 @@ def test_no_archive_before_the_paper_exists_and_the_error_says_what_to_run(tmp_p
     assert artifact.main(["--config", "scale=smoke", f"outdir={tmp_path}"]) == 2
     assert "./run paper --config scale=smoke" in capsys.readouterr().err
     assert list(root.rglob("*.tar.gz")) == [] and list(root.iterdir()) == [root / "results"]
+
+
+def test_a_corrupted_sha256sums_line_is_named(tmp_path):
+    top = tmp_path / "made" / "lucene-revisited-0-smoke"
+    top.mkdir(parents=True)
+    (top / "a.txt").write_text("a\n")
+    good = f"{hashlib.sha256(b'a' + bytes([10])).hexdigest()}  a.txt"
+    (top / artifact.SUMS).write_text(f"{good}\nnot a checksum line\n")
+    made = tmp_path / "made.tar.gz"
+    with tarfile.open(made, "w:gz") as tar:
+        tar.add(top, arcname=top.name)
+    with pytest.raises(artifact.ArtifactError, match=f"{artifact.SUMS} line 2 is not '<sha256>  <path>'"):
+        artifact.extract(made, tmp_path / "out")
+    (top / artifact.SUMS).write_text(f"{good}\n")  # the same archive, its sums intact, verifies
+    with tarfile.open(made, "w:gz") as tar:
+        tar.add(top, arcname=top.name)
+    assert artifact.extract(made, tmp_path / "out2").name == top.name
+
+
+def test_the_environment_names_each_packages_archive_hash_from_pips_report(tmp_path, monkeypatch):
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"install": [
+        {"metadata": {"name": "PyYAML", "version": "6.0.2"},
+         "download_info": {"url": "file:///w/PyYAML.whl", "archive_info": {"hashes": {"sha256": "ab" * 32}}}},
+        {"metadata": {"name": "lucene-revisited", "version": "0"}, "download_info": {"dir_info": {"editable": True}}}]}))
+    monkeypatch.setattr(provenance, "PIP_REPORT", report)
+    packages = provenance.environment()["packages"]
+    assert packages["PyYAML"]["sha256"] == "ab" * 32
+    assert all(p["sha256"] is None for name, p in packages.items() if name != "PyYAML")
+    lock = {"python": {"packages": packages}}
+    assert artifact.requirements(lock) == f"PyYAML=={packages['PyYAML']['version']} --hash=sha256:{'ab' * 32}\n"

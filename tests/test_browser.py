@@ -1,21 +1,18 @@
 """Every study notebook in JupyterLab, driven by a real headless Chromium through Playwright: opened, all cells
 run against the session's smoke results, no cell raised, at least one figure rendered; a screenshot of each in
 runs/test-browser/. Chromium is Debian's package (installed here with apt-get when missing, as root; no browser
-download). LREV_SKIP_BROWSER=1 skips this file, and says so."""
+download). Each gallery page shows its first figure in the first screen. LREV_SKIP_BROWSER=1 skips this file, and
+says so."""
 from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-import uuid
 
 import nbformat
 import pytest
 
+from conftest import jupyter_lab
 from lrev import config, tools
 from lrev.config import REPO
 
@@ -37,45 +34,17 @@ def chromium() -> str:
     return found
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def lab(smoke_run, tmp_path_factory):
-    """JupyterLab on a free port with a token, on a copy of notebooks/ (saving stays out of the repository), its
-    kernels reading the smoke run (LREV_OUTDIR)."""
+    """JupyterLab on a copy of notebooks/ (saving stays out of the repository), its kernels reading the smoke run
+    (LREV_OUTDIR)."""
     root, _, _ = smoke_run
     folder = tmp_path_factory.mktemp("notebooks")
     for nb in (REPO / "notebooks").glob("*.ipynb"):
         shutil.copy(nb, folder / nb.name)
-    port, token = free_port(), uuid.uuid4().hex
-    log = open(folder / "lab.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder}",
-         f"--LabApp.workspaces_dir={tmp_path_factory.mktemp('workspaces')}",
-         *(["--allow-root"] if os.geteuid() == 0 else [])],
-        env={**os.environ, "LREV_OUTDIR": str(root.parent)}, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if server.poll() is not None:
-                    pytest.fail(f"JupyterLab exited: {(folder / 'lab.log').read_text()[-2000:]}")
-                time.sleep(0.5)
-        else:
-            pytest.fail("JupyterLab did not answer within 60 s")
+    with jupyter_lab(folder, tmp_path_factory.mktemp("workspaces"), folder / "lab.log",
+                     {"LREV_OUTDIR": str(root.parent)}) as (base, token):
         yield base, token, folder
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +93,14 @@ def test_the_notebook_runs_in_jupyterlab_without_errors_and_draws_figures(lab, b
     assert all(c.get("execution_count") for c in nb.cells if c.cell_type == "code" and c.source.strip()), \
         f"{study}: not every cell ran"
     assert figures >= 1, f"{study}: no figure rendered"
+
+
+@pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
+def test_a_gallery_page_shows_its_first_figure_in_the_first_screen(smoke_run, browser, study):
+    root, _, _ = smoke_run
+    name = next(p.stem for p in sorted((root / "gallery").glob(f"{study}*.html")))
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto((root / "gallery" / f"{name}.html").as_uri())
+    box = page.locator("img").first.bounding_box()
+    page.close()
+    assert box is not None and box["y"] < 1000 - 200, f"{name}: the first figure starts {box} px down"

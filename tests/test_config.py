@@ -41,6 +41,17 @@ def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)
 
 
+@pytest.mark.parametrize("overrides, message", [
+    ({"scael": "smoke"}, "unknown key 'scael'; did you mean 'scale'?"),
+    ({"dvjumps": {"rounds": 3}}, "unknown key 'dvjumps'; did you mean 'dvjump'?"),
+    ({"zzz": 1}, "unknown key 'zzz' (settings and studies: scale, outdir"),
+])
+def test_a_misspelt_top_level_key_is_named_with_the_nearest_key(overrides, message):
+    with pytest.raises(config.ConfigError) as err:
+        config.load(overrides)
+    assert message in str(err.value)
+
+
 def test_measurements_own_the_machine_at_the_scales_listed_and_the_digest_says_so():
     assert [config.load({"scale": s}).exclusive for s in ("smoke", "default", "paper")] == [False, True, True]
     shared = config.load({"scale": "paper", "exclusive_scales": ["default"]})
@@ -88,3 +99,21 @@ def test_every_config_group_counts_not_only_the_last():
     done = subprocess.run([sys.executable, "-m", "lrev.config", "--snakemake-argv", *argv], cwd=REPO,
                           capture_output=True, text=True, check=True)
     assert done.stdout.split("\0")[:-1] == config.snakemake_argv(argv)
+
+
+def test_the_config_cli_reports_a_studys_own_check_without_a_traceback():
+    # A study's cross-key check raises lrev.config.ConfigError; run as `python -m lrev.config` that must still be
+    # the error main() reports, not a traceback.
+    done = subprocess.run([sys.executable, "-m", "lrev.config", "--config", "dvjump={workloads: [nope]}"], cwd=REPO,
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("config error at 'dvjump.workloads': unknown workload 'nope' "
+                                   "(known: search, facet, group, sort, retrieve, export, combined)")
+
+
+@pytest.mark.parametrize("dry", [[], ["--dry-run"], ["-n"]])
+def test_the_paper_path_printed_says_when_the_run_was_dry(dry, tmp_path, capsys):
+    assert config.main(["--paper-pdf", "--config", f"outdir={tmp_path}", *dry]) == 0
+    out = capsys.readouterr().out
+    pdf = tmp_path.resolve() / "default" / "paper" / "lucene-revisited.pdf"
+    assert out == (f"paper: dry run, nothing was built; the paper would be {pdf}\n" if dry else f"paper: {pdf}\n")

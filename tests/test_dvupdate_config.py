@@ -14,6 +14,8 @@ from lrev.dvupdate import layout
 
 @pytest.mark.parametrize("overrides, named", [
     ({"dvupdate": {"methods": {"4.10.4": ["reindex", "soft"]}}}, "dvupdate.methods.4.10.4"),
+    # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.5.1).
+    ({"scale": "default", "dvupdate": {"methods": {"6.6.6": ["reindex", "soft"]}}}, "dvupdate.methods.6.6.6"),
     ({"dvupdate": {"methods": {"10.5.1": ["numeric"]}}}, "'reindex' must be a method"),
     ({"dvupdate": {"methods": {"10.5.1": ["reindex", "numerc"]}}}, "numerc"),
     ({"dvupdate": {"corpora": {"big": {"text": "real"}}}}, "dvupdate.corpora.big"),

@@ -66,7 +66,7 @@ def assert_queries_match(folder: Path, docs: list[list[str]], common) -> None:
     assert len(terms) == 32 and len({t for t, _ in terms}) == 32
     analysed = [common.query_terms(body) for *_, body in docs]
     for term, df in terms:
-        assert term.isascii() and term.isalpha() and term.islower() and len(term) >= 4
+        assert term.isalpha() and term == term.casefold() and len(term) >= 4
         assert int(df) == sum(term in a for a in analysed), term
         assert 0.02 * len(docs) <= int(df) <= 0.2 * len(docs), term
 
@@ -150,9 +150,18 @@ def _no_pages(fragment: Path, path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("case", ["truncated", "wrong sha1", "no pages"])
+def _no_siteinfo(fragment: Path, path: Path) -> Path:
+    """The same pages without <siteinfo>, as an export of single pages can come."""
+    xml = bz2.decompress(fragment.read_bytes()).decode()
+    path.write_bytes(bz2.compress((xml[:xml.index("<siteinfo>")] + xml[xml.index("</siteinfo>") + 11:]).encode()))
+    return path
+
+
+@pytest.mark.parametrize("case", ["truncated", "wrong sha1", "no pages", "no siteinfo"])
 def test_a_bad_dump_stops_naming_it_and_leaves_no_corpus(case, fragment, tmp_path):
-    if case == "truncated":
+    if case == "no siteinfo":
+        dump, extra = _no_siteinfo(fragment, tmp_path / "export.xml.bz2"), []
+    elif case == "truncated":
         dump = tmp_path / "half.xml.bz2"
         dump.write_bytes(fragment.read_bytes()[:fragment.stat().st_size // 2])
         extra = []
@@ -165,6 +174,58 @@ def test_a_bad_dump_stops_naming_it_and_leaves_no_corpus(case, fragment, tmp_pat
                            *extra, "--shape", "big", "--out", str(out)], capture_output=True, text=True)
     assert done.returncode != 0 and str(dump) in done.stderr.splitlines()[-1], done.stderr[-2000:]
     assert "Traceback" not in done.stderr and not out.exists() and list(tmp_path.glob(".out*")) == []
+    if case == "no siteinfo":
+        assert "no <siteinfo>" in done.stderr.splitlines()[-1]
+
+
+#: Made-up Bulgarian words: two to four syllables of Cyrillic letters.
+SYLLABLES = ["ба", "ве", "ги", "до", "жу", "зе", "ки", "ло", "му", "не", "по", "ру", "ст", "тя", "фи", "цъ", "ше", "юл"]
+
+
+def _bulgarian(fragment: Path, path: Path, encoding: str) -> Path:
+    """A bgwiki-like dump: the fragment's <siteinfo> with bgwiki's names for File and Category, and 150 articles
+    of Cyrillic words at shares of 1-30% of the articles, with file and category links in both the wiki's own
+    namespace names and the canonical English ones."""
+    xml = bz2.decompress(fragment.read_bytes()).decode()
+    head = xml[:xml.index("<page>")].replace('xml:lang="en"', 'xml:lang="bg"')
+    head = head.replace('key="6" case="first-letter">File<', 'key="6" case="first-letter">Файл<')
+    head = head.replace('key="14" case="first-letter">Category<', 'key="14" case="first-letter">Категория<')
+    rng = np.random.default_rng(7)
+    words = sorted({"".join(rng.choice(SYLLABLES, size=rng.integers(2, 5))) for _ in range(160)})
+    shares = np.linspace(0.01, 0.30, len(words))
+    pages = []
+    for p in range(150):
+        body = " ".join(w for w, share in zip(words, shares) if rng.random() < share) or words[-1]
+        text = (f"{body.capitalize()}. [[Файл:Снимка {p}.jpg|мини|надпис]] [[File:Pic {p}.png|thumb|caption]] "
+                f"{body}\n[[Категория:Тест]] [[Category:Test]]")
+        pages.append(f"<page><title>Статия {p}</title><ns>0</ns><id>{p + 1}</id><revision><id>{p + 1000}</id>"
+                     f"<timestamp>2024-01-01T00:00:00Z</timestamp><text xml:space=\"preserve\">{text}</text>"
+                     "</revision></page>")
+    doc = head + "\n".join(pages) + "\n</mediawiki>\n"
+    if encoding != "utf-8":
+        doc = doc.replace("<mediawiki ", f'<?xml version="1.0" encoding="{encoding}"?>\n<mediawiki ', 1)
+    path.write_bytes(bz2.compress(doc.encode(encoding)))
+    return path
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_a_non_latin_wiki_becomes_a_corpus_with_its_own_query_terms(encoding, wiki, fragment, tmp_path):
+    dump = _bulgarian(fragment, tmp_path / "bgwiki.xml.bz2", encoding)
+    wiki.build(tmp_path / "bg", "big", dump=str(dump), chunk_chars=CHUNK)
+    docs = read_docs(tmp_path / "bg")
+    assert len(docs) == 150 and docs[0][1] == "Статия 0"
+    for *_, body in docs:
+        # File and category links show no text, by either name; their captions and options stay out too.
+        assert not re.search(r"мини|надпис|thumb|caption|Файл|File|Тест|Test", body), body[:300]
+    terms = [line.split("\t")[0] for line in (tmp_path / "bg" / "queries.tsv").read_text().splitlines()]
+    assert len(terms) == 32 and all(re.fullmatch(r"[а-я]{4,}", t) for t in terms), terms
+    assert_queries_match(tmp_path / "bg", docs, wiki.common)
+
+
+def test_query_terms_follow_unicode_word_rules(wiki):
+    terms = wiki.common.query_terms("Здравей свят, Ελλάδα Straße naïve 東京都 กรุงเทพ abc can't")
+    # Not: ß (its case folds to two letters), ideographs and Thai (no spaces between words), an apostrophe, 3 letters.
+    assert terms == {"здравей", "свят", "ελλάδα", "naïve"}
 
 
 def test_synthetic_is_fitted_on_the_real_corpus(real, fake, wiki):

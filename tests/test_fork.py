@@ -1,9 +1,11 @@
 """Rounds of forks: every job once per round, groups back to back, resumable, tasks found by convention."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from lrev import fork
+from lrev import fork, progress
 from lrev.io import read_json
 
 
@@ -114,3 +116,26 @@ def test_a_check_after_each_round_that_raises_stops_the_run_there(tmp_path):
         fork.run_rounds([job], 4, 1, tmp_path / "forks", "s", after_round=check)
     assert log == [0, 1]
     assert checked == [["round-0"], ["round-0", "round-1"]]
+
+
+def test_progress_goes_to_the_terminal_and_the_log_with_an_eta(tmp_path, capfd):
+    log: list = []
+    jobs = _jobs(log)
+    fork.run_rounds(jobs, 2, 1, tmp_path / "forks", "s", label="alpha 9.12.3")
+    lines = (tmp_path / "forks" / progress.LOG).read_text().splitlines()
+    assert len(lines) == 10
+    assert re.search(r" alpha 9\.12\.3: fork 1/10, round 1/2, \S+ \d+\.\d s, elapsed \d+s, ETA \d+s$", lines[0])
+    assert re.search(r"fork 10/10, round 2/2, .*, ETA 0s$", lines[-1])
+    assert "alpha 9.12.3: 10/10 forks" in capfd.readouterr().err  # the process's own stderr, not sys.stderr's
+    fork.run_rounds(jobs, 3, 1, tmp_path / "forks", "s", label="alpha 9.12.3")
+    resumed = (tmp_path / "forks" / progress.LOG).read_text().splitlines()[10:]
+    assert [("resumed" in line) for line in resumed] == [True] * 10 + [False] * 5
+
+
+def test_eta_is_the_forks_left_times_their_mean_time(tmp_path):
+    with progress.ForkProgress("x", 4, 2, tmp_path) as p:
+        assert p.eta() is None
+        p.finished(0, "a", 10.0, resumed=True)
+        p.finished(0, "b", 20.0, resumed=False)
+        assert p.eta() == 2 * 15.0
+    assert progress.duration(75) == "1m15s" and progress.duration(None) == "?"

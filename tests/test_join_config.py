@@ -14,6 +14,8 @@ from lrev.join import layout
     ({"join": {"contenders": {"4.10.4": ["block", "ordinals"]}}}, "join.contenders.4.10.4"),
     ({"join": {"contenders": {"7.7.3": ["block", "solr-topdv"]}, "versions": ["7.7.3"]}}, "join.contenders.7.7.3"),
     ({"join": {"contenders": {"10.5.1": ["block", "solr-join"]}}}, "no Solr release is paired with Lucene 10.5.1"),
+    # A version the scale does not run is checked too (the default scale runs 4.10.4, 9.12.3 and 10.5.1).
+    ({"scale": "default", "join": {"contenders": {"7.7.3": ["block", "solr-topdv"]}}}, "join.contenders.7.7.3"),
     ({"join": {"workers": 0}}, "join.workers"),
     ({"join": {"load": {"fractions": [0.5, 0.0]}}}, "join.load.fractions"),
     ({"join": {"load": {"fractions": [0.8, 0.4]}}}, "rates must increase"),

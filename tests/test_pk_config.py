@@ -7,7 +7,9 @@ import sys
 import pytest
 
 from conftest import assert_config_error, assert_snakemake_refuses
+from lrev import config
 from lrev.config import REPO
+from lrev.pk import forks, layout
 
 
 @pytest.mark.parametrize("overrides, named", [
@@ -24,6 +26,8 @@ from lrev.config import REPO
     ({"pk": {"contenders": {"10.5.1": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
     ({"pk": {"contenders": {"10.5.1": ["default", "Memory"]}}}, "'Memory'"),
     ({"pk": {"contenders": {"10.5.1": ["default", "default-aa"]}}}, "default-aa"),
+    # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.5.1).
+    ({"scale": "default", "pk": {"contenders": {"9.12.3": ["Nope"]}}}, "pk.contenders.9.12.3': unknown contender 'Nope'"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)
@@ -41,3 +45,16 @@ def test_an_unknown_contender_stops_a_dry_run_naming_it(tmp_path):
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "pk.contenders.10.5.1" in done.stderr + done.stdout and "NoSuchFormat" in done.stderr + done.stdout
+
+
+def test_a_versions_run_reads_only_its_own_contenders(monkeypatch, tmp_path):
+    jar = tmp_path / "engine.jar"
+    jar.write_bytes(b"jar")
+    monkeypatch.setattr(forks.engine, "classpath", lambda study, version: [str(jar)])
+    pk = config.load({"scale": "default"}).study("pk")
+    other = {**pk, "contenders": {**pk["contenders"], "9.12.3": ["default", "FST50"]}}
+    assert layout.for_version(other, "10.5.1") == layout.for_version(pk, "10.5.1")
+    assert forks.fingerprint("10.5.1", other) == forks.fingerprint("10.5.1", pk)
+    assert layout.for_version(pk, "10.5.1")["contenders"] == {"10.5.1": pk["contenders"]["10.5.1"]}
+    changed = {**pk, "contenders": {**pk["contenders"], "10.5.1": ["default", "FST50"]}}
+    assert forks.fingerprint("10.5.1", changed) != forks.fingerprint("10.5.1", pk)

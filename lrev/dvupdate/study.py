@@ -32,6 +32,8 @@ def check(dvupdate: dict[str, Any]) -> None:
         if BASELINE not in methods:
             raise ConfigError(f"config error at 'dvupdate.methods.{version}': '{BASELINE}' must be a method "
                               "(ratios are taken against it)")
+    # Every version listed, run at this scale or not: a method a later scale would meet is wrong now.
+    for version, methods in dvupdate["methods"].items():
         early = [m for m in methods if major(version) < layout.SINCE_MAJOR[m]]
         if early:
             raise ConfigError(f"config error at 'dvupdate.methods.{version}': Lucene {version} has no "

@@ -62,6 +62,8 @@ def check(join: dict[str, Any]) -> None:
         if BASELINE not in listed:
             raise ConfigError(f"config error at 'join.contenders.{version}': '{BASELINE}' must be a contender "
                               "(ratios are taken against it)")
+    # Every version listed, run at this scale or not: a name a later scale would meet is wrong now.
+    for version, listed in join["contenders"].items():
         check_contenders(f"join.contenders.{version}", version, listed)
     stray = [v for v in join["aa_versions"] if v not in join["versions"]]
     if stray:

@@ -34,7 +34,8 @@ def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:
 
 def fingerprint(version: str, pk: dict[str, Any]) -> str:
     """Settings, engine and fork code: outputs made under another fingerprint are not resumed."""
-    return fork.fingerprint(pk, [engine.classpath("pk", version)[0], *(REPO / c for c in CODE)])
+    return fork.fingerprint(layout.for_version(pk, version), [engine.classpath("pk", version)[0],
+                                                              *(REPO / c for c in CODE)])
 
 
 def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:

@@ -103,3 +103,9 @@ def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:
 def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:
     """Contenders the plain loop can cross-check: index formats (its code is seekExact), and the A/A."""
     return [c for c in timed_contenders(pk, version) if c not in INDEX_OF]
+
+
+def for_version(pk: dict[str, Any], version: str) -> dict[str, Any]:
+    """The settings one version's run reads: the other versions' contenders left out, so that editing them
+    neither reruns this version's job nor discards its finished forks."""
+    return {**pk, "versions": [version], "contenders": {version: pk["contenders"][version]}}

@@ -156,7 +156,9 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
                  "paper_docs": f"{paper_scale['docs'] / 1e6:.1f} M",
                  "reopen": p["reopen"],
                  "reopen_rate": f"{p['reopen']['updates_per_reopen'] * 1000 // p['reopen']['interval_ms']:,}",
-                 "plain": p["plain"], "conditions": p["conditions"], "contenders": p["contenders"],
+                 "plain": p["plain"], "conditions": p["conditions"],
+                 # Each version's own: a version's run records only the contenders it ran (layout.for_version).
+                 "contenders": {v: m["parameters"]["contenders"][v] for v, m in data.manifests.items()},
                  "crosscheck_tolerance": f"{summary.CROSSCHECK_TOLERANCE * 100:.0f}%",
                  "aa_tolerance": f"{summary.AA_TOLERANCE * 100:.0f}%"},
         "lookups": lookups_numbers(data),

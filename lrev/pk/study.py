@@ -29,8 +29,10 @@ def check(pk: dict[str, Any]) -> None:
         if BASELINE not in pk["contenders"][version]:
             raise ConfigError(f"config error at 'pk.contenders.{version}': '{BASELINE}' must be a contender "
                               "(ratios are taken against it)")
+    # Every version listed, run at this scale or not: a name a later scale would meet is wrong now.
+    for version, listed in pk["contenders"].items():
         try:
-            bad = contenders.unknown(version, pk["contenders"][version])
+            bad = contenders.unknown(version, listed)
         except KeyError as exc:
             raise ConfigError(f"config error at 'pk.contenders.{version}': {exc.args[0]}") from None
         if bad:

@@ -68,7 +68,6 @@ rule dvjump_index:
 rule dvjump_run:
     """One papermill execution for every version: rounds of forks, each contender alone in its JVM."""
     input:
-        notebook="notebooks/dvjump.ipynb",
         code=DVJ_RUN_CODE,
         indexes=[dvj_index(*i) for i in dvj_layout.indexes(DVJ)],
         engines=[engine_of("dvjump", v)["jar"] for v in DVJ["versions"]],
@@ -76,12 +75,15 @@ rule dvjump_run:
         results=[f for v in DVJ["versions"] for f in dvj_results(v)],
         notebook=ROOT / "results/dvjump/dvjump.ipynb",
     params:
+        # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
+        notebook=NOTEBOOKS["dvjump"],
+        notebook_code=lrnotebook.code_digest(NOTEBOOKS["dvjump"]),
         # The effective settings, as the notebook's `overrides` (it validates them again).
         overrides=json.dumps({"overrides": DVJ}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     shell:
-        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
 
 

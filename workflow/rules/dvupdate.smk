@@ -105,7 +105,6 @@ rule dvupdate_index:
 rule dvupdate_run:
     """One papermill execution for every version: rounds of forks, each method alone in its JVM."""
     input:
-        notebook="notebooks/dvupdate.ipynb",
         code=DVU_RUN_CODE,
         corpora=[dvu_corpus(c) for c in sorted(set(dvu_layout.corpora(DVU).values()))],
         indexes=[dvu_index(*i) for i in dvu_layout.indexes(DVU)],
@@ -114,11 +113,14 @@ rule dvupdate_run:
         results=[f for v in DVU["versions"] for f in dvu_results(v)],
         notebook=ROOT / "results/dvupdate/dvupdate.ipynb",
     params:
+        # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
+        notebook=NOTEBOOKS["dvupdate"],
+        notebook_code=lrnotebook.code_digest(NOTEBOOKS["dvupdate"]),
         overrides=json.dumps({"overrides": DVU}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     shell:
-        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
 
 

@@ -11,11 +11,13 @@ localrules: gallery
 rule gallery:
     input:
         notebooks=[path for _, _, path in GALLERY_PAGES],
+        claims=[ROOT / f"results/{s}/claims.json" for s in CFG.studies],
         code="lrev/gallery.py",
     output:
         index=ROOT / "gallery/index.html",
         pages=[ROOT / f"gallery/{name}.html" for _, name, _ in GALLERY_PAGES],
     params:
         pages=" ".join(f"--page {s} {name} {path}" for s, name, path in GALLERY_PAGES),
+        claims=" ".join(f"--claims {s} {ROOT}/results/{s}/claims.json" for s in CFG.studies),
     shell:
-        "{PY} -m lrev.gallery --scale {CFG.scale} {params.pages} --out {output.index}"
+        "{PY} -m lrev.gallery --scale {CFG.scale} {params.pages} {params.claims} --out {output.index}"

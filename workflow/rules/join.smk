@@ -71,7 +71,6 @@ rule join_index:
 rule join_run:
     """One papermill execution for every version: rounds of forks, each contender alone in its JVM."""
     input:
-        notebook="notebooks/join.ipynb",
         code=JOIN_RUN_CODE,
         corpora=[join_corpus(c) for c in join_layout.corpora(JOIN)],
         indexes=[join_index(*i) for i in join_layout.indexes(JOIN)],
@@ -80,11 +79,14 @@ rule join_run:
         results=[f for v in JOIN["versions"] for f in join_results(v)],
         notebook=ROOT / "results/join/join.ipynb",
     params:
+        # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
+        notebook=NOTEBOOKS["join"],
+        notebook_code=lrnotebook.code_digest(NOTEBOOKS["join"]),
         overrides=json.dumps({"overrides": JOIN}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     shell:
-        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
 
 

@@ -62,19 +62,21 @@ rule pk_index:
 rule pk_run:
     """One papermill execution per Lucene version: rounds of forks, each contender alone in its JVM."""
     input:
-        notebook="notebooks/pk.ipynb",
         code=PK_RUN_CODE,
         indexes=lambda w: [ROOT / f"indexes/pk/{w.version}/{c}/manifest.json" for c in PK_CORPORA],
     output:
         results=[str(ROOT / "results/pk/{version}" / name) for name in PK_RESULTS],
         notebook=ROOT / "results/pk/{version}/pk.ipynb",
     params:
-        # The effective settings, as the notebook's `overrides` (it validates them again).
-        overrides=json.dumps({"overrides": PK}, sort_keys=True),
+        # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
+        notebook=NOTEBOOKS["pk"],
+        notebook_code=lrnotebook.code_digest(NOTEBOOKS["pk"]),
+        # The effective settings this version's run reads, as the notebook's `overrides` (it validates them again).
+        overrides=lambda w: json.dumps({"overrides": pk_layout.for_version(PK, w.version)}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     shell:
-        "{PY} -m papermill --no-progress-bar {input.notebook} {output.notebook}"
+        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p version {wildcards.version} -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True"
         " -y {params.overrides:q}"
 
