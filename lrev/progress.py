@@ -32,8 +32,9 @@ class ForkProgress:
         self.label, self.total, self.rounds, self.log = label, total, rounds, folder / LOG
         self.done, self.seconds, self.started = 0, [], time.monotonic()
         self.stream = os.fdopen(os.dup(2), "w", buffering=1)
-        self.bar = tqdm(total=total, desc=label, unit="fork", file=self.stream,
-                        bar_format="{desc}: {n_fmt}/{total_fmt} forks |{bar:20}| {postfix}")
+        # The state goes in a postfix list: a postfix string would come after tqdm's own ", ".
+        self.bar = tqdm(total=total, desc=label, unit="fork", file=self.stream, postfix=[""],
+                        bar_format="{desc}: {n_fmt}/{total_fmt} forks |{bar:20}| {postfix[0]}")
 
     def __enter__(self) -> ForkProgress:
         return self
@@ -46,8 +47,9 @@ class ForkProgress:
         return (self.total - self.done) * sum(self.seconds) / len(self.seconds) if self.seconds else None
 
     def starting(self, round_: int, job: str) -> None:
-        self.bar.set_postfix_str(f"round {round_ + 1}/{self.rounds}: {job}; elapsed "
-                                 f"{duration(time.monotonic() - self.started)}, ETA {duration(self.eta())}")
+        self.bar.postfix[0] = (f"round {round_ + 1}/{self.rounds}: {job}; elapsed "
+                               f"{duration(time.monotonic() - self.started)}, ETA {duration(self.eta())}")
+        self.bar.refresh()
 
     def finished(self, round_: int, job: str, seconds: float, resumed: bool) -> None:
         """One fork done (``resumed``: found finished on disk); its wall time feeds the ETA."""

@@ -33,7 +33,11 @@ def git() -> dict[str, Any]:
         done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
         return done.stdout.strip() if done.returncode == 0 else ""
 
-    changed = [line[3:] for line in out("status", "--porcelain", "--untracked-files=no").splitlines()]
+    # NUL-separated "XY path" entries, unquoted and not stripped (a leading space is the X of a file changed
+    # in the work tree only).
+    status = subprocess.run(["git", "status", "--porcelain", "-z", "--untracked-files=no"], cwd=REPO,
+                            capture_output=True, text=True)
+    changed = [entry[3:] for entry in status.stdout.split("\0") if entry] if status.returncode == 0 else []
     return {"sha": out("rev-parse", "HEAD") or "unknown",
             "dirty": any(not _same_notebook_code(path, out("show", f"HEAD:{path}")) for path in changed)}
 
