@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -205,7 +206,8 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     numbers = studies.get(name).numbers(results, versions, figures, claims)
     run = results.resolve().parent
     # Below the run's folder, not absolute: these numbers are archived, and no build path belongs in them.
-    numbers["figures"] = {k: Path(v).resolve().relative_to(run).as_posix() for k, v in numbers["figures"].items()}
+    numbers["figures"] = {k: Path(os.path.relpath(Path(v).resolve(), run)).as_posix()
+                          for k, v in numbers["figures"].items()}
     return {
         **numbers,
         "versions": claims["versions"],

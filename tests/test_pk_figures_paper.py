@@ -33,11 +33,13 @@ def test_every_declared_figure_is_written(built):
             assert path in written and path.stat().st_size > 1000
 
 
-def test_numbers_cover_every_version_and_claim(built):
+def test_numbers_cover_every_version_and_claim(built, smoke_run):
     _, _, numbers = built
     assert list(numbers["lookups"]) == list(VERSIONS)
     assert len(numbers["claim_rows"]) == 7 * len(VERSIONS) and numbers["versions"] == list(VERSIONS)
-    assert all(Path(f).is_file() for f in numbers["figures"].values())
+    # Named below the run's folder (results' parent), never by an absolute path.
+    run = smoke_run[0]
+    assert all(not Path(f).is_absolute() and (run / f).is_file() for f in numbers["figures"].values())
     assert {p["version"] for p in numbers["provenance"]} == set(VERSIONS)
     # Every plain-loop contender of every version is cross-checked, the A/A included.
     assert {(c["version"], c["contender"]) for c in numbers["crosscheck"]} >= {(v, "default-aa") for v in VERSIONS}
