@@ -8,6 +8,7 @@ from pathlib import Path
 from lrev import bridge
 from lrev import notebook as lrnotebook
 from lrev import config as lrconfig
+from lrev import plan as lrplan
 
 configfile: "config/config.yaml"
 
@@ -28,6 +29,11 @@ MEASURE_THREADS = workflow.cores if CFG.exclusive else 1
 NOTEBOOKS = {study: f"notebooks/{study}.ipynb" for study in CFG.studies}
 #: What each study's rule file registers for the generic claims and paper rules (workflow/rules/paper.smk).
 STUDY_OUTPUTS = {}
+
+
+def bench(rule, *wildcards):
+    """Where Snakemake records a job's wall time and memory (``benchmark:``); the plan fits its fixed costs on them."""
+    return lrplan.benchmark_path(ROOT, rule, [f"{{{w}}}" for w in wildcards])
 
 include: "workflow/rules/engine.smk"
 for _study in CFG.studies:

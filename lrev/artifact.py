@@ -10,6 +10,7 @@ and every jar on each engine's classpath, with its sha256); and ``SHA256SUMS`` o
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 import tarfile
@@ -17,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from lrev import cite, config, engine, jdk, provenance
+from lrev import cite, config, manifest, provenance
 from lrev.io import atomic_path, read_json, sha256_file, write_json
 
 SUMS = "SHA256SUMS"
@@ -54,28 +55,30 @@ def engines(root: Path) -> dict[str, list[str]]:
 
 
 def environment_lock(root: Path) -> dict[str, Any]:
-    """Python and its packages, the JDK, and each study's engine classpath (jar name, Maven path, sha256)."""
-    home = jdk.find_jdk()
-    release = dict(line.split("=", 1) for line in (home / "release").read_text().splitlines() if "=" in line)
-    jars: dict[str, dict[str, Any]] = {}
-    for study, versions in engines(root).items():
-        for version in versions:
-            for path in map(Path, engine.classpath(study, version)):
-                key = str(path) if path.name != "engine.jar" else f"{study}/{version}/engine.jar"
-                entry = jars.setdefault(key, {"file": path.name, "sha256": sha256_file(path), "used_by": []})
-                entry["used_by"].append(f"{study}/{version}")
-    m2 = Path.home() / ".m2" / "repository"
+    """Python and its packages, the JDK, and every jar each study's engine ran on (path, sha256, which study and
+    version used it), as the run recorded them: the packages in its paper's numbers, the JDK and jars in its
+    results' manifests. What a run did not record is taken from this machine at archive time, and the lock says
+    which."""
+    manifests = {f"{p.parent.parent.name}/{p.parent.name}": read_json(p)
+                 for p in sorted(root.glob("results/*/*/manifest.json"))}
     numbers = root / PAPER.with_name("numbers.json")
     recorded = read_json(numbers)["meta"].get("environment") if numbers.is_file() else None
+    jdks = {json.dumps(m["jdk"], sort_keys=True): m["jdk"] for m in manifests.values()}
+    jars: dict[str, dict[str, Any]] = {}
+    for used_by, m in manifests.items():
+        # A results folder made before manifests recorded their classpath: the engine's jars as built now.
+        for jar in m.get("classpath") or manifest.classpath(*used_by.split("/")):
+            entry = jars.setdefault(jar["path"], {"file": jar["file"], "sha256": jar["sha256"], "used_by": []})
+            entry["used_by"].append(used_by)
+    late = sorted(k for k, m in manifests.items() if "classpath" not in m)
     return {
-        # The environment the run recorded when its paper was built; the archiving machine's only for a run that
-        # recorded none (and the lock says so).
         "python": {**(recorded or provenance.environment()),
                    "recorded": "by the run" if recorded else "at archive time (the run recorded none)"},
-        "jdk": {"home": str(home), "release": {k: v.strip('"') for k, v in release.items()}},
-        "jars": [{"path": str(Path(k).relative_to(m2)) if Path(k).is_relative_to(m2) else k, **v}
-                 for k, v in sorted(jars.items())],
-        "host": provenance.host(), "git": provenance.git(),
+        "jdk": {"runs": list(jdks.values()), "recorded": "by the run (its results' manifests)"},
+        "jars": [{"path": k, **v} for k, v in sorted(jars.items())],
+        "jars_recorded": "by the run" if not late else f"at archive time for {', '.join(late)} (not recorded)",
+        "host": [json.loads(h) for h in sorted({json.dumps(m["host"], sort_keys=True) for m in manifests.values()})],
+        "git": sorted({m["git"]["sha"] for m in manifests.values()}),
     }
 
 

@@ -45,6 +45,8 @@ _PARENT_ENV = "LREV_FORK_PARENT"
 _PR_SET_PDEATHSIG = 1
 #: Each finished job's wall time, written into its folder: what sizes a scale to its time budget.
 TIMING = "timing.json"
+#: What a fork printed, in its folder.
+FORK_LOG = "fork.log"
 
 
 def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
@@ -61,22 +63,33 @@ def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
 
 
 def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike) -> None:
-    """Run ``task`` in a child process (its own JVM), writing its tables into the folder ``out``."""
+    """Run ``task`` in a child process (its own JVM), writing its tables into the folder ``out`` and everything it
+    prints (its progress bars, the JVM's warnings) into ``out/fork.log``: the terminal and the executed notebook
+    show one progress line per study (:mod:`lrev.progress`), not each fork's. A failure quotes the log's end."""
     task_function(task)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", suffix=".json", dir=out, delete=False) as f:
         json.dump(payload, f)
     try:
-        done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out)],
-                              env={**os.environ, _PARENT_ENV: str(os.getpid())})
+        with open(out / FORK_LOG, "w") as log:
+            done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out)],
+                                  env={**os.environ, _PARENT_ENV: str(os.getpid())}, stdout=log,
+                                  stderr=subprocess.STDOUT)
     finally:
         os.unlink(f.name)
     if done.returncode == bridge.OUT_OF_HEAP_EXIT:
         raise bridge.OutOfHeapError(f"study {task.partition('.')[0]}, task {task}, Lucene {version}: the fork's JVM "
                                     f"ran out of its {bridge.heap()} heap; raise `heap` in the config (e.g. --config "
                                     f"heap=8g): forks already finished are kept")
-    done.check_returncode()
+    if done.returncode != 0:
+        tail = (out / FORK_LOG).read_text(errors="replace")[-4000:]
+        raise ForkError(f"task {task}, Lucene {version}: the fork exited with status {done.returncode}; the end of "
+                        f"its output ({out / FORK_LOG}):\n{tail}")
+
+
+class ForkError(RuntimeError):
+    """A fork that failed: the message quotes the end of what it printed."""
 
 
 def tables(out: str | os.PathLike) -> dict[str, pd.DataFrame]:
@@ -133,7 +146,8 @@ def fingerprint(settings: dict[str, Any], files: Iterable[str | os.PathLike]) ->
 
 
 def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLike, fingerprint: str,
-               label: str = "forks", after_round: Callable[[Path], object] | None = None) -> Path:
+               label: str = "forks", after_round: Callable[[Path], object] | None = None,
+               expected: float | None = None) -> Path:
     """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
 
     A job's folder appears only once complete, so a killed run resumes where it stopped: finished
@@ -141,7 +155,8 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     outputs were made with; folders made with other settings are discarded first, and so are rounds
     beyond ``rounds`` (see :func:`fingerprint`). ``after_round(out)``
     runs after each round, over the rounds so far: a check that raises (answers that disagree) stops
-    the run after one round, not after the last.
+    the run after one round, not after the last. ``expected``: a fork's seconds by the plan's model, the ETA
+    shown before the first fork ends.
     """
     names = [job.name for job in jobs]
     if len(set(names)) != len(names):
@@ -158,7 +173,7 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     for unfinished in out.glob("round-*/.*"):  # a killed run's job folders, never moved into place
         shutil.rmtree(unfinished)
     total = sum(job.runs_in(r) for r in range(rounds) for job in jobs)
-    with ForkProgress(label, total, rounds, out) as progress:
+    with ForkProgress(label, total, rounds, out, expected) as progress:
         for r in range(rounds):
             for job in order([j for j in jobs if j.runs_in(r)], r, seed):
                 target = out / f"round-{r}" / job.name

@@ -1,8 +1,9 @@
 """A study's results of one Lucene version: its tables, then a manifest that makes them complete.
 
 ``write`` writes each table atomically, then ``manifest.json`` last (a folder with a manifest is a
-finished result), holding the provenance every result carries: Lucene and JDK with its flags, host
-and CPU, git revision, the corpora's checksums, the parameters and the sha256 of every table.
+finished result), holding the provenance every result carries: Lucene and JDK with its flags, the engine's
+classpath with each jar's sha256, host and CPU, git revision, the corpora's checksums, the parameters and the
+sha256 of every table.
 ``load`` reads the tables of several versions back after checking each against that sha256.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-from lrev import provenance
+from lrev import engine, provenance
 from lrev.config import version_key
 from lrev.io import read_json, sha256_file, verify, write_json, write_parquet
 
@@ -32,6 +33,7 @@ def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, 
         "lucene_version_reported": jvm["lucene_version"],
         "jdk": {"home": jvm["java_home"], "version": jvm["java_version"], "vendor": jvm["java_vendor"],
                 "flags": jvm["flags"], "jvm_arguments": jvm["jvm_arguments"]},
+        "classpath": classpath(study, version),
         "host": provenance.host(), "git": provenance.git(),
         # Each corpus's whole manifest: its checksums, recipe, parameters, whether it is synthetic, and whatever
         # else its recipe recorded of it (what a synthetic corpus was fitted on, say).
@@ -39,6 +41,18 @@ def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, 
         "sha256": {f"{name}.parquet": sha256_file(out / f"{name}.parquet") for name in tables},
         "parameters": parameters, "started": started, "finished": provenance.now(),
     })
+    return out
+
+
+def classpath(study: str, version: str) -> list[dict[str, str]]:
+    """The jars the study's engine for ``version`` ran on: each one's file name, path (below the Maven repository
+    when it lies there) and sha256; the engine's own jar as ``<study>/<version>/engine.jar``."""
+    m2 = Path.home() / ".m2" / "repository"
+    out = []
+    for path in map(Path, engine.classpath(study, version)):
+        shown = (f"{study}/{version}/engine.jar" if path.name == "engine.jar"
+                 else str(path.relative_to(m2)) if path.is_relative_to(m2) else str(path))
+        out.append({"file": path.name, "path": shown, "sha256": sha256_file(path)})
     return out
 
 

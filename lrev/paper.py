@@ -229,14 +229,18 @@ def matrix_numbers(per_study: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:
-    """The totals of a plan (:mod:`lrev.plan`), formatted, and what its model was fitted on."""
+    """The totals of a plan (:mod:`lrev.plan`), per study and whole, formatted; what its model was fitted on and
+    which of its fits were degenerate."""
     totals = plan["totals"]
     fitted: dict[str, int] = {}
     for row in plan["fitted_on"]:
         fitted[row["kind"]] = fitted.get(row["kind"], 0) + row["files"]
+    studies = {row["study"]: fmt(row["hours"], 1) for row in plan["studies_totals"] if row["study"] != "shared"}
     return {"scale": plan["scale"], "jobs": totals["jobs"], "estimated": totals["estimated_jobs"],
             "hours": fmt(totals["hours"], 1), "memory_gib": fmt(totals["peak_memory_gib"], 1),
             "disk_gib": fmt(totals["disk_gib"], 0), "forks": fitted.get("run", 0), "indexes": fitted.get("index", 0),
+            "benchmarks": fitted.get("bench", 0), "study_hours": studies,
+            "degenerate": len(plan["degenerate"]),
             "scales": sorted({row["scale"] for row in plan["fitted_on"]}), "unestimated": plan["unestimated"]}
 
 

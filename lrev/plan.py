@@ -30,16 +30,23 @@ from lrev.io import read_json, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 GIB = 2 ** 30
-#: The cost model, per study, fitted on every scale under ``outdir`` with results (or the ``--fit-scale`` ones).
+#: Where Snakemake's ``benchmark:`` files go, under a run's root (one per job: its wall time and memory).
+BENCHMARKS = "benchmarks"
+#: The cost model, per study and corpus shape, fitted on every scale under ``outdir`` with results (or the
+#: ``--fit-scale`` ones).
 MODEL = """
-Runtime of a run job: its forks (all rounds) x the seconds of one fork, fitted as a + b x docs by non-negative least
-squares over every fork's timing.json, docs being the study's size at that fork's scale; with one size on disk, b x
-docs (all of a fork's time charged per document, so fixed costs are over-estimated). Runtime of an index job: the same
-fit over the index manifests' started-to-finished times, on their corpus's docs. Corpus jobs record no time and are
-not estimated, nor are the size-independent jobs (engine, figures, claims, paper, gallery). Disk: the median bytes per
-document of the study's corpus and index folders on disk x the job's docs; a run job's results, the median bytes of a
-fork folder x its forks. Memory: the configured JVM heap for index and run jobs, plus, for a run job, its index
-(bytes per document x docs), which its forks map and keep resident. Runtimes add up one job at a time.
+Runtime, per study and corpus shape (whole articles and 1K chunks are fitted apart): a run job is its forks x (the
+seconds its config sets a fork to warm up and measure, where the study's hook states them, plus the rest of a fork's
+time, fitted as a + b x docs over every fork's timing.json, docs being the study's size at that fork's scale); an
+index job is a + b x docs over the index manifests' build times of its shape, plus what its rule's Snakemake
+benchmarks spend beyond a build; a corpus job a + b x docs over its rule's benchmarks of its shape; every other job
+(engine, figures, claims, paper, gallery) the median of its rule's benchmarks, a fixed cost. The fits are
+non-negative least squares. A fit on one size charges a fork's other time as a fixed cost and a build per document
+(a corpus's beyond the fastest benchmarked job, what any job takes to start); such fits and zero slopes are listed as
+degenerate. Disk: the bytes per document of the shape's corpus and index folders on disk x the job's docs; a run job's
+results, the median fork folder x its forks. Memory: the configured JVM heap for index and run jobs, plus, for a run
+job, the largest index one of its forks maps and keeps resident (bytes per document x docs of its shape). Runtimes
+add up one job at a time.
 """
 
 
@@ -49,33 +56,68 @@ class PlanError(RuntimeError):
 
 @dataclass(frozen=True)
 class Fit:
-    """seconds = a + b * docs."""
+    """seconds = a + b * docs, from ``points`` observations at ``sizes`` distinct sizes; ``degenerate`` says why the
+    data could not fix both coefficients (None when they could)."""
 
     a: float
     b: float
     points: int
+    sizes: int = 2
+    degenerate: str | None = None
 
     def __call__(self, docs: float) -> float:
         return self.a + self.b * docs
 
 
-def fit(docs: Sequence[float], seconds: Sequence[float]) -> Fit:
-    """a + b * docs by non-negative least squares; through the origin when the docs do not vary."""
+def fit(docs: Sequence[float], seconds: Sequence[float], per_doc: bool = True, start: float = 0.0) -> Fit:
+    """a + b * docs by non-negative least squares. With one size the two cannot be told apart: ``per_doc`` charges
+    what exceeds ``start`` (what any job takes to start) per document (a build), otherwise all of it as a fixed cost
+    (what a fork spends besides its documents)."""
     x, y = np.asarray(docs, dtype=float), np.asarray(seconds, dtype=float)
-    if len(np.unique(x)) < 2:
-        return Fit(0.0, float(x @ y / (x @ x)), len(x))
+    sizes = len(np.unique(x))
+    if sizes < 2:
+        size = f"one size ({int(x[0]):,} docs)" if len(x) else "no size"
+        if per_doc:
+            a = min(start, float(y.min()))
+            return Fit(a, float(x @ (y - a) / (x @ x)), len(x), sizes,
+                       f"{size}: " + (f"{a:.1f} s to start, the rest charged per document" if a
+                                      else "charged per document"))
+        return Fit(float(y.mean()), 0.0, len(x), sizes, f"{size}: charged as a fixed cost")
     (a, b), _ = nnls(np.column_stack([np.ones_like(x), x]), y)
-    return Fit(float(a), float(b), len(x))
+    zero = "zero slope: the larger sizes took no longer; charged as a fixed cost" if b == 0 else None
+    return Fit(float(a), float(b), len(x), sizes, zero)
 
 
 def hook(study: str) -> ModuleType:
-    """A study's plan hook, ``lrev/<study>/plan.py``: ``RULES`` (rule -> kind), ``docs`` and ``forks``."""
+    """A study's plan hook, ``lrev/<study>/plan.py``: ``RULES`` (rule -> kind), ``shape`` (a corpus name's shape),
+    ``sizes`` (shape -> docs), ``docs`` (a job's), ``forks`` (a run job's fork names, every round) and, optionally,
+    ``configured`` (the seconds a fork's config sets it to warm up and measure)."""
     return importlib.import_module(f"lrev.{study}.plan")
 
 
-def forks_total(jobs: Sequence[Any], rounds: int) -> int:
-    """The forks :func:`lrev.fork.run_rounds` starts for ``jobs`` over ``rounds``."""
-    return sum(job.runs_in(r) for r in range(rounds) for job in jobs)
+def fork_names(jobs: Sequence[Any], rounds: int) -> list[str]:
+    """The name of every fork :func:`lrev.fork.run_rounds` starts for ``jobs`` over ``rounds``."""
+    return [job.name for r in range(rounds) for job in jobs if job.runs_in(r)]
+
+
+def configured(study_hook: ModuleType, settings: dict[str, Any], fork: str) -> float:
+    """The seconds ``fork``'s config sets it to warm up and measure; 0 where the hook does not say."""
+    return float(study_hook.configured(settings, fork)) if hasattr(study_hook, "configured") else 0.0
+
+
+def benchmark_path(root: Path, rule: str, wildcards: Sequence[str]) -> Path:
+    """``<root>/benchmarks/<rule>/<name=value,...>.tsv``; ``wildcards`` are Snakemake patterns (``{corpus}``)."""
+    name = ",".join(f"{w.strip('{}')}={w}" for w in wildcards) or "job"
+    return Path(root) / BENCHMARKS / rule / f"{name}.tsv"
+
+
+def _wildcards(path: Path) -> dict[str, str]:
+    return {} if path.stem == "job" else dict(pair.split("=", 1) for pair in path.stem.split(","))
+
+
+def _shape(study_hook: ModuleType, wildcards: dict[str, str]) -> str:
+    name = wildcards.get("corpus", wildcards.get("shape"))
+    return "" if name is None else study_hook.shape(name)
 
 
 def _folder_bytes(folder: Path) -> int:
@@ -87,27 +129,46 @@ def _seconds(manifest: dict[str, Any]) -> float:
     return (end - start).total_seconds()
 
 
+COLUMNS = ["study", "scale", "kind", "rule", "shape", "docs", "seconds", "configured", "bytes"]
+
+
 def observations(outdir: Path, base: dict[str, Any], studies: Sequence[str], scales: Sequence[str]) -> pd.DataFrame:
-    """One row per fork, index and corpus on disk: study, scale, kind, docs, seconds (None for corpora), bytes."""
-    rows = []
+    """One row per fork, index, corpus and benchmarked job on disk (``kind`` "bench" for the last): study (None for
+    a job of no study), scale, kind, rule, shape, docs, seconds, configured (a fork's) and bytes."""
+    rows: list[dict[str, Any]] = []
+    hooks = {study: hook(study) for study in studies}
     for scale in scales:
         root = outdir / scale
-        if not (root / "results").is_dir() and not (root / "indexes").is_dir():
+        if not any((root / d).is_dir() for d in ("results", "indexes", BENCHMARKS)):
             continue
         cfg = config.load({"scale": scale, "outdir": str(outdir), "studies": list(studies)}, base=base)
-        for study in studies:
-            size = hook(study).docs(cfg.study(study), None, {})
+        for study, h in hooks.items():
+            settings = cfg.study(study)
+            corpora = sorted((root / "corpora" / study).glob("*/manifest.json"))
+            size = h.docs(settings, None, {})
+            if size is None:  # a size not configured (the real fragment's): the run's corpora as built
+                size = sum(read_json(m)["docs"] for m in corpora) or None
             for timing in sorted((root / "results" / study).rglob("timing.json")):
-                rows.append({"study": study, "scale": scale, "kind": "run", "docs": size,
-                             "seconds": read_json(timing)["seconds"], "bytes": _folder_bytes(timing.parent)})
+                rows.append({"study": study, "scale": scale, "kind": "run", "shape": "", "docs": size,
+                             "seconds": read_json(timing)["seconds"], "bytes": _folder_bytes(timing.parent),
+                             "configured": configured(h, settings, timing.parent.name)})
             for manifest in sorted((root / "indexes" / study).rglob("manifest.json")):
                 m = read_json(manifest)
                 rows.append({"study": study, "scale": scale, "kind": "index", "docs": m["corpus"]["docs"],
-                             "seconds": _seconds(m), "bytes": _folder_bytes(manifest.parent)})
-            for manifest in sorted((root / "corpora" / study).glob("*/manifest.json")):
+                             "shape": h.shape(Path(m["corpus"]["path"]).name), "seconds": _seconds(m),
+                             "bytes": _folder_bytes(manifest.parent)})
+            for manifest in corpora:
                 rows.append({"study": study, "scale": scale, "kind": "corpus", "docs": read_json(manifest)["docs"],
-                             "seconds": None, "bytes": _folder_bytes(manifest.parent)})
-    return pd.DataFrame(rows, columns=["study", "scale", "kind", "docs", "seconds", "bytes"])
+                             "shape": h.shape(manifest.parent.name), "bytes": _folder_bytes(manifest.parent)})
+        for bench in sorted((root / BENCHMARKS).glob("*/*.tsv")):
+            rule, wildcards = bench.parent.name, _wildcards(bench)
+            study = next((s for s, h in hooks.items() if rule in h.RULES), None)
+            docs = shape = None
+            if study is not None:
+                docs, shape = hooks[study].docs(cfg.study(study), rule, wildcards), _shape(hooks[study], wildcards)
+            rows.append({"study": study, "scale": scale, "kind": "bench", "rule": rule, "shape": shape, "docs": docs,
+                         "seconds": float(pd.read_csv(bench, sep="\t")["s"].iloc[-1])})
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def dry_run_jobs(argv: Sequence[str]) -> list[tuple[str, dict[str, str]]]:
@@ -125,35 +186,128 @@ def dry_run_jobs(argv: Sequence[str]) -> list[tuple[str, dict[str, str]]]:
     return jobs
 
 
-def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs: pd.DataFrame) -> pd.DataFrame:
-    """Each job's docs, forks, runtime (s), memory and disk (bytes); NaN where the model has nothing to say."""
+class Model:
+    """The fits of one plan, made once per (study, kind, shape) and remembered with what made them degenerate."""
+
+    def __init__(self, obs: pd.DataFrame):
+        self.obs, self.fits = obs, {}
+
+    def _rows(self, **match: Any) -> pd.DataFrame:
+        mask = np.ones(len(self.obs), dtype=bool)
+        for column, value in match.items():
+            mask &= (self.obs[column] == value).to_numpy()
+        return self.obs[mask]
+
+    def _fit(self, key: tuple[str, ...], docs: pd.Series, seconds: pd.Series, per_doc: bool,
+             start: float = 0.0) -> Fit | None:
+        if key not in self.fits:
+            known = docs.notna().to_numpy() & seconds.notna().to_numpy()  # the real fragment's size is not configured
+            self.fits[key] = fit(docs[known], seconds[known], per_doc, start) if known.any() else None
+        return self.fits[key]
+
+    def fixed(self, rule: str) -> float:
+        """The median of a rule's benchmarks: a job whose cost does not grow with the corpus."""
+        return float(self._rows(kind="bench", rule=rule).seconds.median())
+
+    def start(self) -> float:
+        """What any job takes to start (Python, imports, Snakemake's bookkeeping): the fastest benchmarked job."""
+        bench = self._rows(kind="bench").seconds
+        return float(bench.min()) if len(bench) else 0.0
+
+    def build(self, study: str, kind: str, rule: str, shape: str, docs: float) -> float:
+        """An index job: a fit over the index manifests' build times of its shape, plus what the rule's benchmarks
+        spend beyond a build (starting, checksums); a corpus job: a fit over its rule's benchmarks of its shape."""
+        if pd.isna(docs):
+            return np.nan
+        bench = self._rows(kind="bench", rule=rule, shape=shape).dropna(subset=["docs"])
+        if kind == "index":
+            mine = self._rows(study=study, kind="index", shape=shape)
+            fitted = self._fit((study, kind, shape), mine.docs, mine.seconds, per_doc=True)
+            beyond = max(0.0, float(bench.seconds.median() - mine.seconds.median())) if len(bench) else 0.0
+            return np.nan if fitted is None else fitted(docs) + beyond
+        fitted = self._fit((study, rule, shape), bench.docs, bench.seconds, per_doc=True, start=self.start())
+        return np.nan if fitted is None else fitted(docs)
+
+    def fork(self, study: str, docs: float) -> float:
+        """A fork's seconds besides those its config sets (which the caller adds)."""
+        mine = self._rows(study=study, kind="run")
+        fitted = self._fit((study, "run", ""), mine.docs, mine.seconds - mine.configured, per_doc=False)
+        return np.nan if fitted is None else fitted(docs)
+
+    def run_overhead(self, study: str, rule: str) -> float:
+        """A run job's time outside its forks (papermill, checking inputs, collecting results), per job: the median
+        over scales of its benchmarks' total less its forks' total; 0 without benchmarks."""
+        per_scale = []
+        for scale, bench in self._rows(kind="bench", rule=rule).groupby("scale"):
+            forks = self._rows(study=study, kind="run", scale=scale).seconds.sum()
+            per_scale.append((bench.seconds.sum() - forks) / len(bench))
+        return max(0.0, float(np.median(per_scale))) if per_scale else 0.0
+
+    def per_doc(self, study: str, kind: str, shape: str) -> float:
+        mine = self._rows(study=study, kind=kind, shape=shape)
+        return float((mine.bytes / mine.docs).median()) if len(mine) else np.nan
+
+    def degenerate(self) -> list[dict[str, Any]]:
+        return [{"study": key[0], "fit": key[1], "shape": key[2], "sizes": f.sizes, "points": f.points,
+                 "why": f.degenerate} for key, f in sorted(self.fits.items()) if f is not None and f.degenerate]
+
+
+def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs: pd.DataFrame
+             ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """Each job's docs, forks, runtime (s), memory and disk (bytes), NaN where the model has nothing to say; and the
+    degenerate fits it used."""
     heap = size_bytes(cfg.heap)
     hooks = {study: hook(study) for study in cfg.studies}
+    model = Model(obs)
     rows = []
     for rule, wildcards in jobs:
         study = next((s for s, h in hooks.items() if rule in h.RULES), None)
-        row = {"rule": rule, "wildcards": ", ".join(f"{k}={v}" for k, v in wildcards.items()), "study": study,
-               "kind": None, "docs": np.nan, "forks": np.nan, "seconds": np.nan, "memory": np.nan, "disk": np.nan}
+        row = {"rule": rule, "wildcards": ", ".join(f"{k}={v}" for k, v in wildcards.items()),
+               "study": study or wildcards.get("study"), "kind": None, "shape": None, "docs": np.nan,
+               "forks": np.nan, "seconds": model.fixed(rule), "memory": np.nan, "disk": np.nan}
         if study is not None:
-            settings, kind = cfg.study(study), hooks[study].RULES[rule]
-            mine = obs[(obs.study == study) & (obs.kind == kind)]
-            docs = hooks[study].docs(settings, rule, wildcards)
-            row.update(kind=kind, docs=np.nan if docs is None else docs)
-            docs = row["docs"]
-            per_doc = (mine.bytes / mine.docs).median() if len(mine) else np.nan
+            h, settings = hooks[study], cfg.study(study)
+            kind, shape = h.RULES[rule], _shape(h, wildcards)
+            docs = h.docs(settings, rule, wildcards)
+            docs = np.nan if docs is None else docs
+            row.update(kind=kind, shape=shape, docs=docs)
             if kind == "run":
-                n = hooks[study].forks(cfg.root, settings, wildcards)
-                index = obs[(obs.study == study) & (obs.kind == "index")]
-                index_per_doc = (index.bytes / index.docs).median() if len(index) else np.nan
-                row.update(forks=n, seconds=n * fit(mine.docs, mine.seconds)(docs) if len(mine) else np.nan,
-                           disk=n * mine.bytes.median() if len(mine) else np.nan,
-                           memory=heap + index_per_doc * docs)
+                forks = h.forks(cfg.root, settings, wildcards)
+                mine = obs[(obs.study == study) & (obs.kind == "run")]
+                resident = [model.per_doc(study, "index", s) * n for s, n in h.sizes(settings).items() if n]
+                row.update(forks=len(forks), disk=len(forks) * mine.bytes.median() if len(mine) else np.nan,
+                           seconds=sum(configured(h, settings, f) for f in forks)
+                           + len(forks) * model.fork(study, docs) + model.run_overhead(study, rule),
+                           memory=heap + max(resident, default=np.nan))
             else:
-                row["disk"] = per_doc * docs
-            if kind == "index":
-                row.update(seconds=fit(mine.docs, mine.seconds)(docs) if len(mine) else np.nan, memory=heap)
+                row.update(seconds=model.build(study, kind, rule, shape, docs),
+                           disk=model.per_doc(study, kind, shape) * docs,
+                           memory=heap if kind == "index" else np.nan)
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), model.degenerate()
+
+
+def fork_seconds(root: Path, study: str, settings: dict[str, Any], forks: Sequence[str]) -> float | None:
+    """The model's mean seconds per fork of ``forks`` (``study``'s, at ``settings``), fitted on every scale under
+    ``root``'s outdir: the ETA a run shows before its first fork ends. None when no fork of the study is on disk."""
+    outdir = Path(root).parent
+    base = config.load({"outdir": str(outdir), "studies": [study]}).raw
+    h = hook(study)
+    other = Model(observations(outdir, base, [study], list(base["scales"]))).fork(study, h.docs(settings, None, {}))
+    if pd.isna(other) or not forks:
+        return None
+    return float(other + sum(configured(h, settings, f) for f in forks) / len(forks))
+
+
+def subtotals(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per study (jobs of no study under "shared"): jobs, estimated jobs, hours, peak memory and disk."""
+    out = []
+    for study, part in table.fillna({"study": "shared"}).groupby("study", sort=False):
+        out.append({"study": study, "jobs": len(part), "estimated_jobs": int(part.seconds.notna().sum()),
+                    "hours": float(part.seconds.sum() / 3600),
+                    "peak_memory_gib": float(part.memory.max() / GIB) if part.memory.notna().any() else None,
+                    "disk_gib": float(part.disk.sum() / GIB)})
+    return out
 
 
 def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
@@ -162,18 +316,19 @@ def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
     outdir = Path(cfg.raw["outdir"])
     scales = list(fit_scales) or list(cfg.raw["scales"])
     obs = observations(outdir, cfg.raw, list(cfg.studies), scales)
-    timed = obs[obs.seconds.notna()]
-    if timed.empty:
-        raise PlanError(f"no runs to fit on: no fork timings or index manifests under {outdir}/"
+    if obs[obs.kind != "corpus"].seconds.dropna().empty:
+        raise PlanError(f"no runs to fit on: no fork timings, index manifests or benchmarks under {outdir}/"
                         f"{{{','.join(scales)}}}; run `./run paper --config scale=smoke` (or `./run paper`) first")
-    table = estimate(cfg, dry_run_jobs(argv), obs)
-    fitted = (obs.groupby(["scale", "study", "kind"]).size().rename("files").reset_index())
+    table, degenerate = estimate(cfg, dry_run_jobs(argv), obs)
+    fitted = obs.groupby(["scale", "kind"]).size().rename("files").reset_index()
     return {
         "scale": cfg.scale, "studies": list(cfg.studies), "outdir": str(outdir),
         "model": " ".join(MODEL.split()),
         "fitted_on": fitted.to_dict(orient="records"),
+        "degenerate": degenerate,
         "unestimated": {rule: int(n) for rule, n in table[table.seconds.isna()].groupby("rule").size().items()},
         "jobs": table.astype(object).where(table.notna(), None).to_dict(orient="records"),
+        "studies_totals": subtotals(table),
         "totals": {"jobs": len(table), "estimated_jobs": int(table.seconds.notna().sum()),
                    "hours": float(table.seconds.sum() / 3600), "peak_memory_gib": float(table.memory.max() / GIB),
                    "disk_gib": float(table.disk.sum() / GIB)},
@@ -186,6 +341,10 @@ def render(result: dict[str, Any]) -> str:
         "rule": table.rule, "wildcards": table.wildcards, "docs": table.docs.map(_count),
         "forks": table.forks.map(_count), "runtime h": (table.seconds / 3600).map(_num),
         "memory GiB": (table.memory / GIB).map(_num), "disk GiB": (table.disk / GIB).map(_num)})
+    per_study = pd.DataFrame(result["studies_totals"])
+    per_study = per_study.assign(**{c: per_study[c].map(_num) for c in ("hours", "peak_memory_gib", "disk_gib")})
+    degenerate = [f"- {d['study']} {d['fit']} {d['shape'] or ''} ({d['points']} points): {d['why']}".replace("  ", " ")
+                  for d in result["degenerate"]]
     fitted = pd.DataFrame(result["fitted_on"])
     t = result["totals"]
     return "\n".join([
@@ -193,8 +352,10 @@ def render(result: dict[str, Any]) -> str:
         "", shown.to_string(index=False), "",
         f"Fitted on (under {result['outdir']}/):", fitted.to_string(index=False), "",
         "Model: " + result["model"], "",
+        *(["Degenerate fits (too few sizes on disk to fix both coefficients):", *degenerate, ""] if degenerate else []),
         "Not estimated (jobs): " + (", ".join(f"{rule} ({n})" for rule, n in result["unestimated"].items()) or "none")
-        + ".",
+        + ".", "",
+        "Per study:", per_study.to_string(index=False), "",
         f"Totals: {t['jobs']} jobs ({t['estimated_jobs']} estimated), {t['hours']:.1f} h of runtime one job at a "
         f"time, {t['peak_memory_gib']:.1f} GiB peak memory of a job, {t['disk_gib']:.1f} GiB of disk.",
     ])

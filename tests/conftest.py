@@ -110,3 +110,27 @@ def jupyter_lab(root_dir: Path, workspaces: Path, log_path: Path, env: dict | No
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+#: The parts of `./run test` the README times, by test file; the rest are unit tests.
+PARTS = {"cluster (SLURM)": ("test_cluster.py",), "browser and lab": ("test_browser.py", "test_lab_save.py")}
+
+
+def _part(nodeid: str) -> str:
+    name = nodeid.split("::")[0].rpartition("/")[2]
+    return next((part for part, files in PARTS.items() if name in files), "pipeline and unit")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Minutes per part of the session (setup, call and teardown), the session's smoke run included in the part
+    whose test first asked for it: what the README's test command spends where."""
+    minutes: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) in ("setup", "call", "teardown"):
+                part = _part(report.nodeid)
+                minutes[part] = minutes.get(part, 0.0) + report.duration / 60
+    if minutes:
+        terminalreporter.write_sep("-", "minutes per part")
+        for part, value in sorted(minutes.items(), key=lambda kv: -kv[1]):
+            terminalreporter.write_line(f"{value:6.1f}  {part}")

@@ -46,10 +46,17 @@ def test_the_environment_lock_names_python_packages_the_jdk_and_every_jar(archiv
     assert lock["python"]["recorded"] == "by the run" and lock["python"]["packages"] == recorded["packages"]
     assert (top / artifact.REQUIREMENTS).read_text() == artifact.requirements(lock)
     assert packages["snakemake"] == "9.27.1" and packages["jpype1"] == "1.7.1"  # environment.yml's pins
-    assert int(lock["jdk"]["release"]["JAVA_VERSION"].split(".")[0]) >= 21
+    # The JDK and the jars as the results' manifests recorded them, whatever this machine has now.
+    manifests = [json.loads(p.read_text()) for p in top.glob("results/*/*/manifest.json")]
+    assert {json.dumps(j, sort_keys=True) for j in lock["jdk"]["runs"]} == {
+        json.dumps(m["jdk"], sort_keys=True) for m in manifests}
+    assert all(int(j["version"].split(".")[0]) >= 21 for j in lock["jdk"]["runs"])
+    assert lock["jars_recorded"] == "by the run"
     jars = {j["file"]: j for j in lock["jars"]}
     assert "engine.jar" in jars and any(re.fullmatch(r"lucene-core-[0-9.]+\.jar", f) for f in jars)
     assert all(re.fullmatch(r"[0-9a-f]{64}", j["sha256"]) and j["used_by"] for j in lock["jars"])
+    recorded = {(jar["path"], jar["sha256"]) for m in manifests for jar in m["classpath"]}
+    assert {(j["path"], j["sha256"]) for j in lock["jars"]} == recorded
 
 
 def test_an_altered_archive_fails_naming_the_file(archive, tmp_path):

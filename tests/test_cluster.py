@@ -6,7 +6,7 @@ must resume.
 
 ``./run test-cluster`` is the full proof: every study, after a local smoke run of its own. ``./run test`` (and so
 CI, where the session's smoke run, about 12 min, is the local one) sends the cheapest study alone
-(``LREV_CLUSTER_STUDIES=cheapest``): all four took 19.7 min through SLURM (jobs queue for the node's 2 CPUs, and
+(``LREV_CLUSTER_STUDIES=cheapest``), on that run's corpora and indexes: all four took 19.7 min through SLURM (jobs queue for the node's 2 CPUs, and
 measurement jobs own the node) and the time-limit test 3.9. ``LREV_CLUSTER_STUDIES=a,b`` names studies;
 ``LREV_SKIP_CLUSTER=1`` skips the test, and says so.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from lrev import cluster, config
+from lrev import cluster, config, stability
 from lrev.io import sha256_file
 
 from conftest import REPO, run_smoke
@@ -60,9 +60,20 @@ def verdict_keys(root: Path, study: str) -> set[tuple]:
     return {(v["claim"], v["kind"], v["version"]) for v in claims["verdicts"]}
 
 
+def session_smoke(request) -> bool:
+    """Whether this session has a smoke run anyway: other tests use it, or ``$LREV_SMOKE_OUTDIR`` holds one."""
+    others = [item for item in request.session.items if item.module.__name__ != __name__]
+    return bool(os.environ.get("LREV_SMOKE_OUTDIR")) or any("smoke_run" in item.fixturenames for item in others)
+
+
 @pytest.fixture(scope="module")
-def cluster_run(slurm, tmp_path_factory):
+def cluster_run(slurm, request, tmp_path_factory):
+    """The smoke pipeline through the profile. Beside the session's smoke run (``./run test``, CI) it reads that
+    run's corpora and indexes, linked as `./run stability` links them, and builds none: the jobs it sends are the
+    measurements and what follows them. Alone (``./run test-cluster``) it builds every one of its own."""
     outdir = tmp_path_factory.mktemp("cluster")
+    if session_smoke(request):
+        stability.link_shared(request.getfixturevalue("smoke_run")[0], outdir / "smoke")
     done = through_profile(outdir)
     assert done.returncode == 0, done.stderr[-4000:]
     return outdir / "smoke", done
@@ -71,8 +82,7 @@ def cluster_run(slurm, tmp_path_factory):
 def local_smoke_run(request, tmp_path) -> Path:
     """The session's smoke run when other tests of the session use it anyway (or ``$LREV_SMOKE_OUTDIR`` holds one);
     else a local smoke run of the same studies."""
-    others = [item for item in request.session.items if item.module.__name__ != __name__]
-    if os.environ.get("LREV_SMOKE_OUTDIR") or any("smoke_run" in item.fixturenames for item in others):
+    if session_smoke(request):
         return request.getfixturevalue("smoke_run")[0]
     return run_smoke(tmp_path, f"studies=[{','.join(STUDIES)}]")[0]
 

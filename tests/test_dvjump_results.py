@@ -156,3 +156,25 @@ def test_box_statistics_are_ordered(data):
     assert (box["min"] <= box["q25"]).all() and (box["q25"] <= box["median"]).all()
     assert (box["median"] <= box["q75"]).all() and (box["q75"] <= box["p95"]).all()
     assert isinstance(box, pd.DataFrame) and len(box)
+
+
+def test_figures_read_in_plain_hit_counts_and_the_papers_contender_names(data):
+    """Ticks are hit counts (100, 10,000) or the export query, never 10^k; legends name contenders as the paper
+    does, name (version)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from lrev.dvjump import figures
+
+    papers = {f"{name} ({c.version})" for name, c in layout.CONTENDERS.items()}
+    for name in ("dvjump_export", "dvjump_facet", "dvjump_gain", "dvjump_positions"):
+        fig = figures.build(data, name)
+        fig.canvas.draw()
+        ticks = {t.get_text() for ax in fig.axes for t in ax.get_xticklabels() if t.get_text()}
+        legend = {t.get_text() for lg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if lg
+                  for t in lg.get_texts()}
+        assert legend and legend <= papers, (name, legend)
+        if name != "dvjump_positions":
+            assert ticks and all(t == "export query" or t.replace(",", "").isdigit() for t in ticks), (name, ticks)
+        labels = {t.get_text() for ax in fig.axes for t in ax.get_yticklabels() if t.get_text()}
+        assert not any("^" in t or "$" in t for t in labels), (name, labels)

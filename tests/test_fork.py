@@ -139,3 +139,39 @@ def test_eta_is_the_forks_left_times_their_mean_time(tmp_path):
         p.finished(0, "b", 20.0, resumed=False)
         assert p.eta() == 2 * 15.0
     assert progress.duration(75) == "1m15s" and progress.duration(None) == "?"
+
+
+def test_before_the_first_fork_ends_the_eta_is_the_plans_then_the_forks_own(tmp_path, capfd):
+    with progress.ForkProgress("x", 4, 2, tmp_path, expected=30.0) as p:
+        assert p.eta() == 4 * 30.0
+        p.starting(0, "a")
+        assert "ETA 2m00s (plan)" in p.bar.postfix[0]
+        p.finished(0, "a", 10.0, resumed=False)
+        assert p.eta() == 3 * 10.0
+    assert (tmp_path / progress.LOG).read_text().rstrip().endswith("ETA 30s")
+
+
+def test_the_plans_fork_estimate_comes_from_forks_on_disk(tmp_path):
+    """Two forks of a study at the default scale on disk: before any of this run's forks ends, the ETA per fork is
+    the model's (here their mean); with none on disk there is no estimate."""
+    from lrev import config, plan
+    settings = config.load({"scale": "default"}).study("join")
+    root = tmp_path / "default"
+    assert plan.fork_seconds(root, "join", settings, ["10.5.1_block"]) is None
+    for name, seconds in (("10.5.1_block", 8.0), ("10.5.1_scan", 12.0)):
+        (root / "results" / "join" / "forks" / "round-0" / name).mkdir(parents=True)
+        (root / "results" / "join" / "forks" / "round-0" / name / fork.TIMING).write_text(f'{{"seconds": {seconds}}}')
+    assert plan.fork_seconds(root, "join", settings, ["10.5.1_block"]) == pytest.approx(10.0)
+
+
+def test_a_forks_output_goes_to_its_log_and_a_failure_quotes_it(tmp_path, capfd):
+    """Nothing a fork prints reaches the terminal (one progress line per study does); when it fails, the error
+    quotes the end of its log, whatever made it fail (here a payload the task does not take, or an engine not
+    built)."""
+    with pytest.raises(fork.ForkError) as err:
+        fork.run("pk.measure", "10.5.1", {"no_such_argument": 1}, tmp_path)
+    log = tmp_path / fork.FORK_LOG
+    assert "Traceback" in log.read_text()
+    assert str(log) in str(err.value) and "exited with status 1" in str(err.value)
+    assert log.read_text()[-200:] in str(err.value)
+    assert "Traceback" not in capfd.readouterr().err

@@ -204,7 +204,8 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     write_json(tmp_path / "fx.json", numbers["studies"]["fx"])
     write_json(tmp_path / "plan.json", {"scale": "seed", "totals": {"jobs": 2, "estimated_jobs": 1, "hours": 1.0,
                                                                      "peak_memory_gib": 1.0, "disk_gib": 1.0},
-                                        "fitted_on": [], "unestimated": []})
+                                        "fitted_on": [], "unestimated": [], "degenerate": [],
+                                        "studies_totals": [{"study": "fx", "hours": 1.0}]})
     write_json(tmp_path / "agreement.json", _agreement())
     compiled = []
     monkeypatch.setattr(paper, "compile_pdf", lambda numbers_file, out: compiled.append(out))
@@ -216,6 +217,7 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     assert (written["matrix"]["applicable"], written["matrix"]["by_verdict"]["n/a"]) == (7, 1)
     assert (written["stability"] is not None) is stable
     assert all(("stability" in r) is stable for r in written["studies"]["fx"]["claim_rows"])
+    assert written["plan"]["study_hours"] == {"fx": "1.0"} and written["plan"]["degenerate"] == 0
 
 
 def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixture_claims):

@@ -1,6 +1,7 @@
 """The seed scale and the run planner (lrev.plan): the seeds' sizes, the fit, the message without runs, a dry run."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +64,71 @@ def test_the_plan_estimates_the_seed_scale_from_runs_on_disk(tmp_path):
     fitted = plan.fit([docs["smoke"], docs["default"]], [10.0, 20.0])
     assert run["seconds"] == pytest.approx(run["forks"] * fitted(run["docs"]))
     assert {(r["scale"], r["kind"]) for r in result["fitted_on"]} == {("smoke", "run"), ("default", "run")}
+
+
+def _index(root: Path, study: str, version: str, corpus: str, docs: int, seconds: int) -> None:
+    folder = root / "indexes" / study / version / corpus
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(json.dumps({
+        "corpus": {"docs": docs, "path": f"runs/x/corpora/{study}/{corpus}"},
+        "started": "2026-01-01T00:00:00+00:00", "finished": f"2026-01-01T00:{seconds // 60:02d}:{seconds % 60:02d}+00:00"}))
+
+
+def test_index_time_is_fitted_per_corpus_shape_and_one_size_is_named_degenerate(tmp_path):
+    """Whole articles index 10x slower per document than 1K chunks: each shape's job gets its own rate (one fit
+    over both would give the chunks the articles' rate, or the reverse), and each one-size fit is listed."""
+    root = tmp_path / "default"
+    _index(root, "dvupdate", "10.5.1", "synthetic-big", 20_000, 50)
+    _index(root, "dvupdate", "10.5.1", "synthetic-medium", 100_000, 25)
+    result = plan.plan(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[dvupdate]"])
+    seed = config.load({"scale": "seed"}).study("dvupdate")["corpora"]
+    index = {job["wildcards"].rpartition("corpus=")[2]: job["seconds"] for job in result["jobs"]
+             if job["rule"] == "dvupdate_index" and job["wildcards"].startswith("version=10.5.1")}
+    assert index["synthetic-big"] == pytest.approx(50 / 20_000 * seed["big"]["docs"])
+    assert index["synthetic-medium"] == pytest.approx(25 / 100_000 * seed["medium"]["docs"])
+    degenerate = {(d["fit"], d["shape"]): d["why"] for d in result["degenerate"]}
+    assert degenerate[("index", "big")] == "one size (20,000 docs): charged per document"
+    assert ("index", "medium") in degenerate
+
+
+def test_a_larger_size_that_took_less_time_is_a_zero_slope_warning():
+    fitted = plan.fit([1_000, 1_000, 5_000], [10.0, 12.0, 8.0])
+    assert fitted.b == 0 and fitted.degenerate.startswith("zero slope")
+    assert plan.fit([1_000, 5_000], [1.0, 5.0]).degenerate is None
+    one = plan.fit([1_000, 1_000], [4.0, 6.0], per_doc=False)
+    assert (one.a, one.b, one.degenerate) == (5.0, 0.0, "one size (1,000 docs): charged as a fixed cost")
+
+
+def test_configured_seconds_fixed_costs_and_per_study_subtotals(tmp_path):
+    """A dvupdate fork's configured cells are charged at the target scale's durations, its other time as fitted; jobs
+    that do not grow with the corpus cost their benchmarks' median; per-study subtotals add up to the total."""
+    root = tmp_path / "default"
+    default = config.load({"scale": "default"}).study("dvupdate")
+    hook = plan.hook("dvupdate")
+    name = "10.5.1_big_numeric"
+    fork = root / "results" / "dvupdate" / "forks" / "round-1" / name
+    fork.mkdir(parents=True)
+    (fork / "timing.json").write_text(json.dumps({"seconds": hook.configured(default, name) + 4.0}))
+    for rule, seconds in (("paper", [30.0, 50.0, 40.0]), ("dvupdate_figures", [6.0])):
+        for i, s in enumerate(seconds):
+            bench = plan.benchmark_path(tmp_path / ("default", "smoke", "paper")[i], rule, [])
+            bench.parent.mkdir(parents=True, exist_ok=True)
+            bench.write_text(f"s\th:m:s\n{s}\t0:00:{int(s):02d}\n")
+    result = plan.plan(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[dvupdate]"])
+    seed = config.load({"scale": "seed"}).study("dvupdate")
+    run = next(job for job in result["jobs"] if job["rule"] == "dvupdate_run")
+    forks = hook.forks(tmp_path / "seed", seed, {})
+    assert run["seconds"] == pytest.approx(sum(hook.configured(seed, f) for f in forks) + 4.0 * len(forks))
+    assert hook.configured(seed, name) == 3 * (seed["warmup_s"] + seed["measure_s"])
+    assert next(job for job in result["jobs"] if job["rule"] == "dvupdate_figures")["seconds"] == 6.0
+    assert any(d["fit"] == "run" and "fixed cost" in d["why"] for d in result["degenerate"])
+    parts = {row["study"]: row for row in result["studies_totals"]}
+    assert sum(row["hours"] for row in parts.values()) == pytest.approx(result["totals"]["hours"])
+    assert parts["dvupdate"]["hours"] * 3600 >= run["seconds"]
+
+
+def test_a_one_size_build_charges_per_document_only_what_exceeds_a_jobs_start():
+    fitted = plan.fit([1_000, 1_000], [6.0, 8.0], start=4.0)
+    assert (fitted.a, fitted.b) == (4.0, pytest.approx(0.003))
+    assert fitted.degenerate == "one size (1,000 docs): 4.0 s to start, the rest charged per document"
+    assert plan.fit([1_000], [3.0], start=4.0).a == 3.0  # never more than the job took

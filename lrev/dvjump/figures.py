@@ -43,7 +43,17 @@ def _palette(contenders: Sequence[str]) -> dict[str, tuple]:
 
 
 def _bucket_label(bucket: int) -> str:
-    return "export query" if bucket == layout.EXPORT_BUCKET else f"10^{bucket}"
+    """A bucket as the hit count its requests ask for (100, 10,000); the export workload's one query as such."""
+    return "export query" if bucket == layout.EXPORT_BUCKET else f"{10 ** bucket:,}"
+
+
+def _name(contender: str) -> str:
+    """A contender as the paper names it: its name and the Lucene version whose JVM reads."""
+    return f"{contender} ({layout.contender(contender).version})"
+
+
+def _hits_axis(buckets: Sequence[int]) -> str:
+    return "" if list(buckets) == [layout.EXPORT_BUCKET] else "hits per request"
 
 
 def workload_figure(data: DvjResults, workload: str) -> plt.Figure:
@@ -68,33 +78,30 @@ def workload_figure(data: DvjResults, workload: str) -> plt.Figure:
             box.set(facecolor=palette[name], linewidth=0.6)
         for line in drawn["medians"]:
             line.set(color="black", linewidth=0.8)
-        ax.plot([], [], color=palette[name], lw=6, label=name)
+        ax.plot([], [], color=palette[name], lw=6, label=_name(name))
     ax.set_xticks(range(len(buckets)), [_bucket_label(b) for b in buckets])
-    ax.set_yscale("log")
-    ax.set(title=f"{workload}: latency per request", xlabel="hits (bucket)", ylabel="ms")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=min(len(hue), 5), frameon=False, fontsize=7)
-    fig.tight_layout()
+    plots.log_y(ax)
+    ax.set(title=f"{workload}: latency per request", xlabel=_hits_axis(buckets), ylabel="ms")
+    rows = -(-len(hue) // 3)
+    fig.legend(loc="lower center", ncol=min(len(hue), 3), frameon=False, fontsize=7)
+    fig.tight_layout(rect=(0, 0.07 * rows, 1, 1))
     return fig
 
 
 def positions_figure(data: DvjResults) -> plt.Figure:
     """Cost of one read with a fresh reader by docID position, per field (log axis)."""
-    rows = data.positions
-    fields = list(dict.fromkeys(rows["field"]))
+    rows = data.positions.groupby(["field", "contender", "doc"], as_index=False, sort=False)["nanos"].median()
     hue = _order(rows)
-    fig, axes = plt.subplots(1, len(fields), figsize=(3.4 * len(fields), 3.2), squeeze=False, sharey=True)
-    for ax, field in zip(axes[0], fields):
-        mine = rows[rows["field"] == field].groupby(["contender", "doc"], as_index=False)["nanos"].median()
-        sns.lineplot(data=mine, x="doc", y="nanos", hue="contender", hue_order=hue, palette=_palette(hue),
-                     ax=ax, legend=ax is axes[0][0])
-        ax.set_yscale("log")
-        ax.set(title=field, xlabel="docID", ylabel="ns per read (median)")
-    if axes[0][0].get_legend():
-        axes[0][0].get_legend().remove()
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), frameon=False, fontsize=7)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
-    return fig
+    grid = sns.relplot(rows.assign(system=rows["contender"].map(_name)), kind="line", x="doc", y="nanos",
+                       hue="system", col="field", hue_order=[_name(c) for c in hue],
+                       palette={_name(c): color for c, color in _palette(hue).items()}, height=3.0, aspect=1.1)
+    for ax in grid.axes.flat:
+        plots.log_y(ax)
+    grid.set_axis_labels("docID", "ns per read (median)")
+    grid.set_titles("{col_name}")
+    sns.move_legend(grid, "lower center", bbox_to_anchor=(0.5, 0), ncol=min(len(hue), 4), title=None, frameon=False)
+    grid.figure.tight_layout(rect=(0, 0.14, 1, 1))
+    return grid.figure
 
 
 def gain_figure(data: DvjResults) -> plt.Figure:
@@ -106,31 +113,24 @@ def gain_figure(data: DvjResults) -> plt.Figure:
             continue
         ratio = summary.ratio(data.latency, base, (layout.CONTENDERS[name].version, name))
         parts.append(ratio[(ratio["corpus"] == "full") & (ratio["threads"] == 1)].assign(contender=name))
-    table = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    workloads = list(dict.fromkeys(table["workload"])) if len(table) else []
-    fig, axes = plt.subplots(1, max(1, len(workloads)), figsize=(2.6 * max(1, len(workloads)), 3.2),
-                             squeeze=False, sharey=True)
-    palette = _palette(_order(table) if len(table) else [])
-    for ax, workload in zip(axes[0], workloads):
-        mine = table[table["workload"] == workload]
-        buckets = sorted(mine["bucket"].unique())
-        names_ = [c for c in layout.CONTENDERS if c in set(mine["contender"])]
-        width = 0.8 / max(1, len(names_))
-        for i, name in enumerate(names_):
-            rows = mine[mine["contender"] == name].set_index("bucket").reindex(buckets)
-            x = np.arange(len(buckets)) - 0.4 + width * (i + 0.5)
-            err = np.vstack([rows["value"] - rows["low"], rows["high"] - rows["value"]])
-            ax.errorbar(x, rows["value"], yerr=np.nan_to_num(err), fmt="o", ms=3, capsize=2, color=palette[name],
-                        label=name)
-        ax.axhline(1.0, color="0.4", lw=0.8)
-        ax.set_xticks(range(len(buckets)), [_bucket_label(b) for b in buckets], rotation=45, fontsize=7)
-        ax.set_yscale("log")
-        ax.set(title=workload, xlabel="hits", ylabel=f"{layout.BASELINE} ÷ system (latency)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(dict(zip(labels, handles)).values(), dict(zip(labels, handles)).keys(), loc="lower center",
-               ncol=5, frameon=False, fontsize=7)
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
-    return fig
+    # Each panel shows its own buckets, in hit-count order (a category's first appearance sets its place).
+    table = pd.concat(parts, ignore_index=True).sort_values("bucket", kind="stable")
+    hue = [c for c in layout.CONTENDERS if c in set(table["contender"])]
+    rows = plots.interval_rows(table.assign(hits=table["bucket"].map(_bucket_label),
+                                            system=table["contender"].map(_name)))
+    grid = sns.catplot(rows, kind="point", x="hits", y="value", hue="system", col="workload", col_wrap=3,
+                       hue_order=[_name(c) for c in hue],
+                       palette={_name(c): color for c, color in _palette(hue).items()},
+                       estimator="median", errorbar=plots.span, dodge=0.6, linestyle="none", markersize=4,
+                       capsize=0.1, err_kws={"linewidth": 1}, height=2.6, aspect=1.2, sharex=False)
+    for ax in grid.axes.flat:
+        plots.log_y(ax)
+    grid.refline(y=1.0, color="0.4", linestyle="-", linewidth=0.8)
+    grid.set_axis_labels("hits per request", f"{layout.BASELINE} ÷ system")
+    grid.set_titles("{col_name}")
+    sns.move_legend(grid, "lower center", bbox_to_anchor=(0.5, 0), ncol=3, title=None, frameon=False)
+    grid.figure.tight_layout(rect=(0, 0.12, 1, 1))
+    return grid.figure
 
 
 def build(data: DvjResults, name: str) -> plt.Figure:

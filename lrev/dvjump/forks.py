@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork
+from lrev import engine, fork, plan
 from lrev.config import REPO
 from lrev.dvjump import layout, results
 from lrev.io import read_json, verify
@@ -47,5 +47,7 @@ def run(root: Path, dvjump: dict[str, Any]) -> Path:
     """All rounds of forks (resuming a killed run); returns their folder. The answers are compared after
     every round, so that contenders that disagree stop the run after its first round."""
     verify_inputs(root, dvjump)
-    return fork.run_rounds(jobs(root, dvjump), dvjump["rounds"], dvjump["seed"], layout.forks_dir(root),
-                           fingerprint(dvjump), label="dvjump", after_round=results.collect)
+    todo = jobs(root, dvjump)
+    return fork.run_rounds(todo, dvjump["rounds"], dvjump["seed"], layout.forks_dir(root),
+                           fingerprint(dvjump), label="dvjump", after_round=results.collect,
+                           expected=plan.fork_seconds(root, "dvjump", dvjump, [j.name for j in todo]))

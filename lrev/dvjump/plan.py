@@ -1,4 +1,4 @@
-"""The dvjump study's plan hook (:mod:`lrev.plan`): its jobs' kinds, documents and forks."""
+"""The dvjump study's plan hook (:mod:`lrev.plan`): its jobs' kinds, shapes, documents and forks."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,9 +6,19 @@ from typing import Any
 
 from lrev.dvjump import forks as dvj_forks
 from lrev.dvjump import layout
-from lrev.plan import forks_total
+from lrev.plan import fork_names
 
 RULES = {"dvjump_corpus": "corpus", "dvjump_index": "index", "dvjump_run": "run"}
+
+
+def shape(corpus: str) -> str:
+    """``full`` or ``tenth``: the same documents, a tenth as many."""
+    return corpus
+
+
+def sizes(settings: dict[str, Any]) -> dict[str, int]:
+    """The corpora the run's forks read."""
+    return {c: layout.corpus_docs(settings, c) for c in (["full", "tenth"] if settings["tenth"] else ["full"])}
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
@@ -16,5 +26,5 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
     return layout.corpus_docs(settings, wildcards.get("corpus", "full"))
 
 
-def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> int:
-    return forks_total(dvj_forks.jobs(root, settings), settings["rounds"])
+def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
+    return fork_names(dvj_forks.jobs(root, settings), settings["rounds"])

@@ -16,7 +16,6 @@ from typing import Sequence
 
 import matplotlib
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import seaborn as sns
 
@@ -53,20 +52,18 @@ def _bars(table: pd.DataFrame, metrics: Sequence[str]) -> plt.Figure:
     palette = dict(zip(versions, sns.color_palette("viridis", len(versions))))
     fig, axes = plt.subplots(len(metrics), len(cells), figsize=(2.8 * len(cells), 2.3 * len(metrics)),
                              squeeze=False)
-    width = 0.8 / len(versions)
     for i, metric in enumerate(metrics):
         for j, cell in enumerate(cells):
             ax, mine = axes[i][j], table[table["cell"] == cell]
-            methods = _methods(mine)
-            for k, version in enumerate(versions):
-                rows = mine[mine["version"] == version].set_index("contender").reindex(methods)
-                x = np.arange(len(methods)) - 0.4 + width * (k + 0.5)
-                err = np.vstack([rows[metric] - rows[f"{metric}_low"], rows[f"{metric}_high"] - rows[metric]])
-                ax.bar(x, rows[metric], width=width * 0.9, color=palette[version], label=version)
-                ax.errorbar(x, rows[metric], yerr=np.nan_to_num(np.abs(err)), fmt="none", ecolor="0.2", lw=0.7)
-            ax.set_xticks(range(len(methods)), methods, rotation=45, fontsize=7)
+            sns.barplot(plots.interval_rows(mine, metric, f"{metric}_low", f"{metric}_high"), x="contender", y=metric,
+                        hue="version", order=_methods(mine), hue_order=versions, palette=palette, estimator="median",
+                        errorbar=plots.span, err_kws={"linewidth": 0.7, "color": "0.2"}, ax=ax)
+            if ax.get_legend():
+                ax.get_legend().remove()
+            ax.tick_params(axis="x", labelrotation=45, labelsize=7)
+            ax.set_xlabel("")
             if metric != "queries_per_s":
-                ax.set_yscale("log")
+                plots.log_y(ax)
             ax.set_title(cell if i == 0 else "", fontsize=8)
             ax.set_ylabel(LABELS[metric] if j == 0 else "", fontsize=8)
     handles, labels = axes[0][0].get_legend_handles_labels()

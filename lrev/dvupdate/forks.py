@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork
+from lrev import engine, fork, plan
 from lrev.config import REPO
 from lrev.dvupdate import layout, results
 from lrev.io import read_json, verify
@@ -47,5 +47,7 @@ def run(root: Path, dvupdate: dict[str, Any]) -> Path:
     """All rounds of forks (resuming a killed run); returns their folder. The correctness pass is checked
     after every round, so that a method that leaves wrong values stops the run after its first round."""
     verify_inputs(root, dvupdate)
-    return fork.run_rounds(jobs(root, dvupdate), dvupdate["rounds"], dvupdate["seed"], layout.forks_dir(root),
-                           fingerprint(dvupdate), label="dvupdate", after_round=results.collect)
+    todo = jobs(root, dvupdate)
+    return fork.run_rounds(todo, dvupdate["rounds"], dvupdate["seed"], layout.forks_dir(root),
+                           fingerprint(dvupdate), label="dvupdate", after_round=results.collect,
+                           expected=plan.fork_seconds(root, "dvupdate", dvupdate, [j.name for j in todo]))

@@ -1,27 +1,47 @@
-"""The dvupdate study's plan hook (:mod:`lrev.plan`): its jobs' kinds, documents and forks."""
+"""The dvupdate study's plan hook (:mod:`lrev.plan`): its jobs' kinds, shapes, documents and forks, and the seconds a
+fork's config sets it to spend."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
 from lrev.dvupdate import forks as dvu_forks
-from lrev.plan import forks_total
+from lrev.dvupdate import layout
+from lrev.plan import fork_names
 
 RULES = {"dvupdate_real": "corpus", "dvupdate_synthetic": "corpus", "dvupdate_index": "index",
          "dvupdate_run": "run"}
 
 
+def shape(corpus: str) -> str:
+    """The role, ``big`` (whole articles) or ``medium`` (1K chunks), of a corpus (``synthetic-big``) or role name:
+    real and synthetic text of one role have the same shape, their bytes per document differ by role."""
+    return corpus.rpartition("-")[2]
+
+
+def sizes(settings: dict[str, Any]) -> dict[str, int | None]:
+    """Each role's documents; None for the real fragment, whose size is known only once it is parsed."""
+    return {role: spec.get("docs") for role, spec in settings["corpora"].items()}
+
+
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int | None:
-    """The corpus role a job names (``shape``, or the end of ``corpus``: ``synthetic-big``); a run job's forks
-    update every role's corpus, so its size is theirs together. None for the real fragment: its size is known only
-    once it is parsed."""
+    """The role a job names (``shape``, or the end of ``corpus``); a run job's forks update every role's corpus, so
+    its size is theirs together. None for the real fragment."""
     if rule == "dvupdate_real":
         return None
-    role = wildcards.get("shape") or wildcards.get("corpus", "").rpartition("-")[2]
+    role = wildcards.get("shape") or shape(wildcards.get("corpus", ""))
     roles = [role] if role else list(settings["corpora"])
-    sizes = [settings["corpora"][r].get("docs") for r in roles if r in settings["corpora"]]
-    return None if not sizes or None in sizes else sum(sizes)
+    found = [sizes(settings).get(r) for r in roles if r in settings["corpora"]]
+    return None if not found or None in found else sum(found)
 
 
-def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> int:
-    return forks_total(dvu_forks.jobs(root, settings), settings["rounds"])
+def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
+    return fork_names(dvu_forks.jobs(root, settings), settings["rounds"])
+
+
+def configured(settings: dict[str, Any], fork: str) -> float:
+    """Each of the fork's cells warms up for at least ``warmup_s`` and measures for ``measure_s``."""
+    _, role, _ = layout.parse_job(fork)
+    if role not in settings["corpora"]:
+        return 0.0
+    return len(layout.cells(settings, role)) * (settings["warmup_s"] + settings["measure_s"])

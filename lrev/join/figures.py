@@ -80,16 +80,13 @@ def saturation_figure(data: JoinResults) -> plt.Figure:
     contenders = _contenders(table)
     palette = dict(zip(contenders, sns.color_palette("tab10", len(contenders))))
     fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(versions) + 2), 3.2))
-    width = 0.8 / len(contenders)
-    for i, contender in enumerate(contenders):
-        mine = table[table["contender"] == contender].set_index("version")
-        xs = [versions.index(v) + (i - (len(contenders) - 1) / 2) * width for v in mine.index]
-        values = mine["saturation_rps"].to_numpy()
-        errors = [values - mine["saturation_rps_low"].to_numpy(), mine["saturation_rps_high"].to_numpy() - values]
-        ax.bar(xs, values, width=width, color=palette[contender], label=contender)
-        ax.errorbar(xs, values, yerr=errors, fmt="none", ecolor="black", elinewidth=0.7, capsize=1.5)
-    ax.set_xticks(range(len(versions)), [f"Lucene {v}" for v in versions])
-    ax.set(yscale="log", ylabel="saturation rate (requests/s)")
+    sns.barplot(plots.interval_rows(table.assign(lucene="Lucene " + table["version"]), "saturation_rps",
+                                    "saturation_rps_low", "saturation_rps_high"),
+                x="lucene", y="saturation_rps", hue="contender", order=[f"Lucene {v}" for v in versions],
+                hue_order=contenders, palette=palette, estimator="median", errorbar=plots.span, capsize=0.1,
+                err_kws={"linewidth": 0.7, "color": "black"}, ax=ax)
+    plots.log_y(ax)
+    ax.set(xlabel="", ylabel="saturation rate (requests/s)")
     ax.legend(fontsize=7, ncol=2, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig

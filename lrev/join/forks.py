@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork
+from lrev import engine, fork, plan
 from lrev.config import REPO
 from lrev.io import read_json, verify
 from lrev.join import layout, results
@@ -54,5 +54,7 @@ def run(root: Path, join: dict[str, Any]) -> Path:
     """All rounds of forks (resuming a killed run); returns their folder. The gate is compared across
     contenders after every round, so that a contender with other answers stops the run after its first round."""
     verify_inputs(root, join)
-    return fork.run_rounds(jobs(root, join), join["rounds"], join["seed"], layout.forks_dir(root),
-                           fingerprint(join), label="join", after_round=results.collect)
+    todo = jobs(root, join)
+    return fork.run_rounds(todo, join["rounds"], join["seed"], layout.forks_dir(root),
+                           fingerprint(join), label="join", after_round=results.collect,
+                           expected=plan.fork_seconds(root, "join", join, [j.name for j in todo]))

@@ -18,7 +18,6 @@ from typing import Callable, Sequence
 
 import matplotlib
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -49,38 +48,14 @@ def _versions(frame: pd.DataFrame) -> list[str]:
 
 
 def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palette: dict[str, tuple]) -> None:
-    """Dodged points with asymmetric CI bars: x = version, one series per family."""
+    """Dodged points with their intervals (as computed, :func:`lrev.plots.interval_rows`): x = version, one series
+    per family."""
     families = [f for f in palette if f in set(frame["family"])]
-    width = 0.8 / max(len(families), 1)
-    for i, fam in enumerate(families):
-        rows = frame[frame["family"] == fam].set_index("version").reindex(versions)
-        x = np.arange(len(versions)) - 0.4 + width * (i + 0.5)
-        err = np.vstack([rows["value"] - rows["low"], rows["high"] - rows["value"]])
-        ax.errorbar(x, rows["value"], yerr=np.nan_to_num(err), fmt="o", ms=4, capsize=2, color=palette[fam],
-                    label=fam)
-    ax.set_xticks(range(len(versions)), versions)
-
-
-def _log_y(ax: plt.Axes) -> None:
-    """Log y axis labelled with plain numbers (1, 2, 5, 10), not 10^0 notation."""
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: _plain(y)))
-    ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: _minor_label(ax, y)))
-
-
-def _minor_label(ax: plt.Axes, y: float) -> str:
-    """Label every minor tick on an axis spanning under a decade (else it may show no label at all);
-    on wider axes only 2× and 5× the decade, so labels never collide."""
-    low, high = ax.get_ylim()
-    if y <= 0:
-        return ""
-    if high / low < 10 or round(y / 10 ** math.floor(math.log10(y))) in (2, 5):
-        return _plain(y)
-    return ""
-
-
-def _plain(y: float) -> str:
-    return f"{y:,.0f}" if y >= 1000 else f"{y:g}"
+    sns.pointplot(plots.interval_rows(frame), x="version", y="value", hue="family", order=list(versions),
+                  hue_order=families, palette=palette, estimator="median", errorbar=plots.span, dodge=0.6,
+                  linestyle="none", markersize=4, capsize=0.1, err_kws={"linewidth": 1}, ax=ax)
+    if ax.get_legend():
+        ax.get_legend().remove()  # one legend per figure (_legend), from these handles
 
 
 def _grid(rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tuple[plt.Figure, np.ndarray]:
@@ -113,7 +88,7 @@ def lookups_figure(data: summary.PkResults) -> plt.Figure:
     palette = _palette(table["family"])
     for ax, corpus in zip(axes[0], corpora):
         _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
-        _log_y(ax)
+        plots.log_y(ax)
         ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (mean, 95% CI)")
     _legend(fig, axes[0][-1])
     return fig
@@ -140,7 +115,7 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
             ax.axhline(1.0, color="0.4", lw=0.8)
             cell = _no_aa(ratios[(ratios["corpus"] == corpus) & (ratios["layout"] == lay)])
             _ci_points(ax, cell, versions, palette)
-            _log_y(ax)
+            plots.log_y(ax)
             ax.set(title=f"{corpus} ids, {lay} segments", xlabel="Lucene version", ylabel="lookups/s ÷ default")
     _legend(fig, axes[0][-1])
     return fig
@@ -161,7 +136,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
         for c, corpus in enumerate(corpora):
             ax = axes[r][c]
             _ci_points(ax, table[(table["metric"] == metric) & (table["corpus"] == corpus)], versions, palette)
-            _log_y(ax)
+            plots.log_y(ax)
             ax.set(title=f"{BYTES_METRICS[metric]}, {corpus} ids", xlabel="Lucene version",
                    ylabel=f"{metric} bytes/doc")
     _legend(fig, axes[0][-1])
@@ -180,7 +155,7 @@ def reopen_figure(data: summary.PkResults) -> plt.Figure:
                     order=_versions(reopen), hue_order=hue_order, palette=palette, fliersize=1.5, linewidth=0.7,
                     ax=ax)
         # Log scale: a reopen that waits on I/O or a merge takes tens of times the median.
-        _log_y(ax)
+        plots.log_y(ax)
         ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="NRT reopen latency (ms)")
         ax.get_legend().remove()
     _legend(fig, axes[0][-1])
@@ -212,7 +187,7 @@ def mixed_figure(data: summary.PkResults) -> plt.Figure:
     ax = axes[0][0]
     ax.axhline(1.0, color="0.4", lw=0.8)
     _ci_points(ax, table, _versions(table), palette)
-    _log_y(ax)
+    plots.log_y(ax)
     ax.set(title="same contender: mixed JVM ÷ alone", xlabel="Lucene version", ylabel="mixed ÷ alone")
     _legend(fig, ax)
     return fig

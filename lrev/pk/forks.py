@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork
+from lrev import engine, fork, plan
 from lrev.config import REPO
 from lrev.io import read_json, verify, write_parquet
 from lrev.pk import layout, plain, results
@@ -63,6 +63,8 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
 def run(root: Path, version: str, pk: dict[str, Any]) -> Path:
     """All rounds of this version's forks (resuming a killed run); returns their folder."""
     verify_inputs(root, version, pk)
-    return fork.run_rounds(jobs(root, version, pk), pk["rounds"], pk["seed"],
+    todo = jobs(root, version, pk)
+    return fork.run_rounds(todo, pk["rounds"], pk["seed"],
                            layout.results_dir(root, version) / "forks", fingerprint(version, pk),
-                           label=f"pk {version}")
+                           label=f"pk {version}",
+                           expected=plan.fork_seconds(root, "pk", pk, [j.name for j in todo]))

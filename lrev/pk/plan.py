@@ -1,13 +1,22 @@
-"""The pk study's plan hook (:mod:`lrev.plan`): its jobs' kinds, documents and forks."""
+"""The pk study's plan hook (:mod:`lrev.plan`): its jobs' kinds, shapes, documents and forks."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
 from lrev.pk import forks as pk_forks
-from lrev.plan import forks_total
+from lrev.plan import fork_names
 
 RULES = {"pk_corpus": "corpus", "pk_index": "index", "pk_run": "run"}
+
+
+def shape(corpus: str) -> str:
+    """``seq`` or ``uuid``: the ids differ, so do their terms dictionaries."""
+    return corpus
+
+
+def sizes(settings: dict[str, Any]) -> dict[str, int]:
+    return {"seq": settings["docs"], "uuid": settings["uuid_docs"]}
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
@@ -15,6 +24,6 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
     return settings["uuid_docs"] if wildcards.get("corpus") == "uuid" else settings["docs"]
 
 
-def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> int:
+def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
     """A pk_run job measures one version."""
-    return forks_total(pk_forks.jobs(root, wildcards["version"], settings), settings["rounds"])
+    return fork_names(pk_forks.jobs(root, wildcards["version"], settings), settings["rounds"])

@@ -38,6 +38,8 @@ rule dvjump_corpus:
         seed=DVJ["seed"],
         queries_per_bucket=DVJ["queries_per_bucket"],
         export_fraction=DVJ["export_fraction"],
+    benchmark:
+        bench("dvjump_corpus", "corpus"),
     shell:
         "{PY} data-recipes/dvjump_corpus.py --docs {params.docs} --seed {params.seed} --buckets {params.buckets}"
         " --queries-per-bucket {params.queries_per_bucket} --export-fraction {params.export_fraction}"
@@ -59,6 +61,8 @@ rule dvjump_index:
         source=lambda w: (f"--source {dvj_index(dvj_layout.UPGRADED_FROM, w.corpus, 'native').parent}"
                           if w.kind == "upgraded" else ""),
     threads: 1
+    benchmark:
+        bench("dvjump_index", "version", "corpus", "kind"),
     shell:
         "{PY} -m lrev.dvjump.index --version {wildcards.version} --corpus {ROOT}/corpora/dvjump/{wildcards.corpus}"
         " --kind {wildcards.kind} {params.source} --out {ROOT}/indexes/dvjump/{wildcards.version}/{wildcards.corpus}"
@@ -82,6 +86,8 @@ rule dvjump_run:
         overrides=json.dumps({"overrides": DVJ}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
+    benchmark:
+        bench("dvjump_run"),
     shell:
         "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
@@ -100,6 +106,8 @@ rule dvjump_figures:
     params:
         versions=" ".join(DVJ["versions"]),
         workloads=" ".join(DVJ["workloads"]),
+    benchmark:
+        bench("dvjump_figures"),
     shell:
         "{PY} -m lrev.dvjump.figures --results {ROOT}/results --versions {params.versions}"
         " --workloads {params.workloads} --out {ROOT}/figures/dvjump"

@@ -56,6 +56,8 @@ rule dvupdate_real:
     params:
         chunk_chars=DVU["chunk_chars"],
         source=dvu_source(DVU.get("dump")),
+    benchmark:
+        bench("dvupdate_real", "shape"),
     shell:
         "{PY} data-recipes/dvupdate_wikipedia.py {params.source} --shape {wildcards.shape}"
         " --chunk-chars {params.chunk_chars} --out {ROOT}/corpora/dvupdate/real-{wildcards.shape}"
@@ -77,6 +79,8 @@ rule dvupdate_synthetic:
         docs=lambda w: DVU["corpora"][w.shape]["docs"],
         chunk_chars=DVU["chunk_chars"],
         seed=DVU["seed"],
+    benchmark:
+        bench("dvupdate_synthetic", "shape"),
     shell:
         "{PY} data-recipes/dvupdate_synthetic.py --fit {ROOT}/corpora/dvupdate/real-big --docs {params.docs}"
         " --shape {wildcards.shape} --chunk-chars {params.chunk_chars} --seed {params.seed}"
@@ -96,6 +100,8 @@ rule dvupdate_index:
         id_format=lambda w: DVU["id_formats"][w.version],
         flush_docs=DVU["flush_docs"],
     threads: 1
+    benchmark:
+        bench("dvupdate_index", "version", "corpus"),
     shell:
         "{PY} -m lrev.dvupdate.index --version {wildcards.version} --corpus {ROOT}/corpora/dvupdate/{wildcards.corpus}"
         " --id-format {params.id_format} --flush-docs {params.flush_docs}"
@@ -119,6 +125,8 @@ rule dvupdate_run:
         overrides=json.dumps({"overrides": DVU}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
+    benchmark:
+        bench("dvupdate_run"),
     shell:
         "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
@@ -136,6 +144,8 @@ rule dvupdate_figures:
         [str(ROOT / f"figures/dvupdate/{name}.{ext}") for name in DVU_FIGURES for ext in ("pdf", "png")],
     params:
         versions=" ".join(DVU["versions"]),
+    benchmark:
+        bench("dvupdate_figures"),
     shell:
         "{PY} -m lrev.dvupdate.figures --results {ROOT}/results --versions {params.versions}"
         " --out {ROOT}/figures/dvupdate"

@@ -21,5 +21,7 @@ rule engine:
         version=r"\d+\.\d+\.\d+",
     log:
         "build/engine/logs/{study}-{version}.log",
+    benchmark:
+        bench("engine", "study", "version"),
     shell:
         "{PY} -m lrev.engine build {wildcards.study} {wildcards.version} > {log} 2>&1 || (tail -40 {log} >&2; exit 1)"

@@ -19,5 +19,7 @@ rule gallery:
     params:
         pages=" ".join(f"--page {s} {name} {path}" for s, name, path in GALLERY_PAGES),
         claims=" ".join(f"--claims {s} {ROOT}/results/{s}/claims.json" for s in CFG.studies),
+    benchmark:
+        bench("gallery"),
     shell:
         "{PY} -m lrev.gallery --scale {CFG.scale} {params.pages} {params.claims} --out {output.index}"

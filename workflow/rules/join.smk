@@ -42,6 +42,8 @@ rule join_corpus:
         c=JOIN["corpus"],
         seed=JOIN["seed"],
         share=lambda w: join_layout.share(w.corpus),
+    benchmark:
+        bench("join_corpus", "corpus"),
     shell:
         "{PY} data-recipes/join_corpus.py --parents {params.c[parents]} --children {params.c[children]}"
         " --words {params.c[words]} --acl-domain {params.c[acl_domain]} --queries {params.c[queries]}"
@@ -62,6 +64,8 @@ rule join_index:
     params:
         corpus=lambda w: w.corpus.removeprefix("-") or join_layout.CORPUS,
     threads: 1
+    benchmark:
+        bench("join_index", "version", "system", "corpus"),
     shell:
         "{PY} -m lrev.join.index --version {wildcards.version} --system {wildcards.system}"
         " --corpus {ROOT}/corpora/join/{params.corpus}"
@@ -85,6 +89,8 @@ rule join_run:
         overrides=json.dumps({"overrides": JOIN}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
+    benchmark:
+        bench("join_run"),
     shell:
         "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
@@ -102,6 +108,8 @@ rule join_figures:
         [str(ROOT / f"figures/join/{name}.{ext}") for name in JOIN_FIGURES for ext in ("pdf", "png")],
     params:
         versions=" ".join(JOIN["versions"]),
+    benchmark:
+        bench("join_figures"),
     shell:
         "{PY} -m lrev.join.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/join"
 

@@ -36,6 +36,8 @@ rule claims:
     params:
         versions=lambda w: " ".join(STUDY_OUTPUTS[w.study]["versions"]),
         looks=lambda w: looks(w.study),
+    benchmark:
+        bench("claims", "study"),
     shell:
         "{PY} -m lrev.claims --registry {input.registry} --results {ROOT}/results --versions {params.versions}"
         " --looks {params.looks} --out {output}"
@@ -53,6 +55,8 @@ rule study_numbers:
         study=STUDY_NAMES,
     params:
         versions=lambda w: " ".join(STUDY_OUTPUTS[w.study]["versions"]),
+    benchmark:
+        bench("study_numbers", "study"),
     shell:
         "{PY} -m lrev.paper study {wildcards.study} --results {ROOT}/results --versions {params.versions}"
         " --figures {ROOT}/figures/{wildcards.study} --claims {input.claims} --out {output}"
@@ -68,6 +72,8 @@ rule plan:
         ROOT / "plan/seed.json",
     params:
         studies=",".join(CFG.studies),
+    benchmark:
+        bench("plan"),
     shell:
         "{PY} -m lrev.plan --fit-scale {CFG.scale} --json {output} --config scale=seed outdir={CFG.raw[outdir]}"
         " 'studies=[{params.studies}]' > /dev/null"
@@ -93,6 +99,8 @@ rule paper:
         digest=CFG.digest,
         shared="" if CFG.exclusive else "--shared",
         stability=lambda w, input: f"--stability {input.stability}" if input.stability else "",
+    benchmark:
+        bench("paper"),
     shell:
         "{PY} -m lrev.paper compile --scale {CFG.scale} {params.shared} --config-digest {params.digest}"
         " {params.studies} --plan {input.plan} {params.stability}"

@@ -33,6 +33,8 @@ rule pk_corpus:
         batch_size=PK["batch_size"],
         key_batches=PK["key_batches"],
         miss_rates=lambda w: " ".join(str(r) for r in pk_layout.miss_rates(PK, w.corpus)),
+    benchmark:
+        bench("pk_corpus", "corpus"),
     shell:
         "{PY} data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {params.docs} --seed {params.seed}"
         " --body-words {params.body_words} --batch-size {params.batch_size} --key-batches {params.key_batches}"
@@ -53,6 +55,8 @@ rule pk_index:
         contenders=lambda w: " ".join(PK["contenders"][w.version]),
         merged=lambda w: "--merged" if pk_layout.merged(PK, w.corpus) else "",
     threads: 1
+    benchmark:
+        bench("pk_index", "version", "corpus"),
     shell:
         "{PY} -m lrev.pk.index --version {wildcards.version} --corpus {ROOT}/corpora/pk/{wildcards.corpus}"
         " --out {ROOT}/indexes/pk/{wildcards.version}/{wildcards.corpus}"
@@ -75,6 +79,8 @@ rule pk_run:
         overrides=lambda w: json.dumps({"overrides": pk_layout.for_version(PK, w.version)}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
+    benchmark:
+        bench("pk_run", "version"),
     shell:
         "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
         " -p version {wildcards.version} -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True"
@@ -98,6 +104,8 @@ rule pk_figures:
         [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
     params:
         versions=" ".join(PK["versions"]),
+    benchmark:
+        bench("pk_figures"),
     shell:
         "{PY} -m lrev.pk.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/pk"
 
