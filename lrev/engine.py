@@ -102,6 +102,11 @@ def maven_env() -> dict[str, str]:
 def build(study: str, version: str) -> Path:
     """Package the engine of ``study`` for ``version`` and publish jar + classpath into its build folder."""
     subprocess.run(mvn(study, version, "-DskipTests", "package"), check=True, env=maven_env())
+    return publish(study, version)
+
+
+def publish(study: str, version: str) -> Path:
+    """Copy the packaged jar and its classpath from Maven's target into the build folder, atomically."""
     target = maven_target(study, version)
     jar = next(target.glob("lucene-revisited-engine-*.jar"))
     out = build_dir(study, version)
@@ -126,13 +131,15 @@ def classpath(study: str, version: str) -> list[str]:
 
 
 def test(plan: dict[str, list[str]]) -> int:
-    """JUnit for each study on each of its versions; stops at the first failure."""
+    """JUnit for each study on each of its versions, then the engine it tested published as :func:`build` would
+    (the pipeline's engine jobs then find it built); stops at the first failure."""
     for study, versions in plan.items():
         for version in versions:
             print(f"== JUnit: {study} on Lucene {version}", flush=True)
-            code = subprocess.call([c for c in mvn(study, version, "test") if c != "-q"], env=maven_env())
+            code = subprocess.call([c for c in mvn(study, version, "package") if c != "-q"], env=maven_env())
             if code:
                 return code
+            publish(study, version)
     return 0
 
 
