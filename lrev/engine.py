@@ -12,6 +12,7 @@ compiled only against the versions it runs on, and one study's code never enters
 """
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import shutil
 import subprocess
@@ -130,17 +131,31 @@ def classpath(study: str, version: str) -> list[str]:
     return [str(out / "engine.jar"), *filter(None, deps)]
 
 
-def test(plan: dict[str, list[str]]) -> int:
-    """JUnit for each study on each of its versions, then the engine it tested published as :func:`build` would
-    (the pipeline's engine jobs then find it built); stops at the first failure."""
-    for study, versions in plan.items():
-        for version in versions:
-            print(f"== JUnit: {study} on Lucene {version}", flush=True)
-            code = subprocess.call([c for c in mvn(study, version, "package") if c != "-q"], env=maven_env())
-            if code:
-                return code
+def test(plan: dict[str, list[str]], parallel: int = 2) -> int:
+    """JUnit for each study on each of its versions, ``parallel`` builds at a time (each in its own Maven target),
+    then the engine it tested published as :func:`build` would (the pipeline's engine jobs then find it built).
+    Each build's output is printed whole when it ends; the first failure is reported and no new build starts."""
+    def one(study: str, version: str) -> tuple[str, str, int, str]:
+        done = subprocess.run([c for c in mvn(study, version, "package") if c != "-q"], env=maven_env(),
+                              capture_output=True, text=True)
+        if done.returncode == 0:
             publish(study, version)
-    return 0
+        return study, version, done.returncode, done.stdout + done.stderr
+
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(parallel) as pool:
+        runs = [pool.submit(one, study, version) for study, versions in plan.items() for version in versions]
+        for run in concurrent.futures.as_completed(runs):
+            study, version, code, output = run.result()
+            tests = [line for line in output.splitlines() if "Tests run:" in line and " in " not in line]
+            print(f"== JUnit: {study} on Lucene {version}: {'passed' if code == 0 else 'FAILED'}"
+                  f"{' (' + tests[-1].split('] ', 1)[-1] + ')' if tests else ''}", flush=True)
+            if code:
+                print(output, flush=True)
+                failed = failed or code
+                for other in runs:
+                    other.cancel()
+    return failed
 
 
 def main(argv: list[str]) -> int:

@@ -66,7 +66,7 @@ class Fit:
     degenerate: str | None = None
 
     def __call__(self, docs: float) -> float:
-        return self.a + self.b * docs
+        return self.a if self.b == 0 else self.a + self.b * docs  # a fixed cost needs no size (the real fragment's)
 
 
 def fit(docs: Sequence[float], seconds: Sequence[float], per_doc: bool = True, start: float = 0.0) -> Fit:

@@ -65,3 +65,8 @@ def interval_rows(table: pd.DataFrame, value: str = "value", low: str = "low", h
 def span(values: pd.Series) -> tuple[float, float]:
     """The error bar of :func:`interval_rows`: from the low to the high of one estimate."""
     return float(np.min(values)), float(np.max(values))
+
+
+def dodge(levels: int) -> float | bool:
+    """Seaborn's point-plot dodge for ``levels`` hue levels: none for one (seaborn divides by the levels less one)."""
+    return 0.6 if levels > 1 else False

@@ -132,3 +132,8 @@ def test_a_one_size_build_charges_per_document_only_what_exceeds_a_jobs_start():
     assert (fitted.a, fitted.b) == (4.0, pytest.approx(0.003))
     assert fitted.degenerate == "one size (1,000 docs): 4.0 s to start, the rest charged per document"
     assert plan.fit([1_000], [3.0], start=4.0).a == 3.0  # never more than the job took
+
+
+def test_a_fixed_cost_needs_no_size():
+    assert plan.Fit(4.0, 0.0, 3, 1)(float("nan")) == 4.0
+    assert np.isnan(plan.Fit(4.0, 0.5, 3, 2)(float("nan")))

@@ -43,3 +43,13 @@ def test_a_log_axis_reads_in_plain_numbers():
     assert labels and all("^" not in label and "$" not in label for label in labels)
     assert "100" in labels
     plt.close(fig)
+
+
+def test_one_contender_alone_is_drawn_too():
+    """A run of one contender beside its baseline (the fault tests' dvjump run) still draws its figure."""
+    table = pd.DataFrame({"hits": ["100", "export query"], "workload": ["a", "export"], "system": ["s", "s"],
+                          "value": [1.0, 3.0], "low": [0.5, 2.0], "high": [1.5, 4.0]})
+    grid = sns.catplot(plots.interval_rows(table), kind="point", x="hits", y="value", hue="system", col="workload",
+                       estimator="median", errorbar=plots.span, dodge=plots.dodge(1), linestyle="none", sharex=False)
+    assert len(grid.axes.flat) == 2
+    plt.close(grid.figure)

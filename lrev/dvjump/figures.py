@@ -121,7 +121,8 @@ def gain_figure(data: DvjResults) -> plt.Figure:
     grid = sns.catplot(rows, kind="point", x="hits", y="value", hue="system", col="workload", col_wrap=3,
                        hue_order=[_name(c) for c in hue],
                        palette={_name(c): color for c, color in _palette(hue).items()},
-                       estimator="median", errorbar=plots.span, dodge=0.6, linestyle="none", markersize=4,
+                       estimator="median", errorbar=plots.span, dodge=plots.dodge(len(hue)),
+                       linestyle="none", markersize=4,
                        capsize=0.1, err_kws={"linewidth": 1}, height=2.6, aspect=1.2, sharex=False)
     for ax in grid.axes.flat:
         plots.log_y(ax)

@@ -52,7 +52,8 @@ def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palet
     per family."""
     families = [f for f in palette if f in set(frame["family"])]
     sns.pointplot(plots.interval_rows(frame), x="version", y="value", hue="family", order=list(versions),
-                  hue_order=families, palette=palette, estimator="median", errorbar=plots.span, dodge=0.6,
+                  hue_order=families, palette=palette, estimator="median", errorbar=plots.span,
+                  dodge=plots.dodge(len(families)),
                   linestyle="none", markersize=4, capsize=0.1, err_kws={"linewidth": 1}, ax=ax)
     if ax.get_legend():
         ax.get_legend().remove()  # one legend per figure (_legend), from these handles
