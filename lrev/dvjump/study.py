@@ -1,4 +1,4 @@
-"""The `dvjump` study's plug-in (:class:`lrev.studies.Study`): DocValues jump tables, seeds 000/004."""
+"""The `dvjump` study's plug-in (:class:`lrev.studies.Study`): DocValues jump tables, seed 000."""
 from __future__ import annotations
 
 from pathlib import Path
