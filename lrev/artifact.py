@@ -49,11 +49,6 @@ def run_files(root: Path) -> list[Path]:
     return sorted(p for p in found if "forks" not in p.parts)
 
 
-def engines(root: Path) -> dict[str, list[str]]:
-    """The studies of the run and the versions their claims were judged on."""
-    return {p.parent.name: read_json(p)["versions"] for p in sorted(root.glob("results/*/claims.json"))}
-
-
 def environment_lock(root: Path) -> dict[str, Any]:
     """Python and its packages, the JDK, and every jar each study's engine ran on (path, sha256, which study and
     version used it), as the run recorded them: the packages in its paper's numbers, the JDK and jars in its

@@ -35,7 +35,7 @@ BENCHMARKS = "benchmarks"
 #: The cost model, per study and corpus shape, fitted on every scale under ``outdir`` with results (or the
 #: ``--fit-scale`` ones).
 MODEL = """
-Runtime, per study and corpus shape (whole articles and 1K chunks are fitted apart): a run job is its forks x (the
+Runtime, per study and corpus shape (each study's hook names its shapes): a run job is its forks x (the
 seconds its config sets a fork to warm up and measure, where the study's hook states them, plus the rest of a fork's
 time, fitted as a + b x docs over every fork's timing.json, docs being the study's size at that fork's scale); an
 index job is a + b x docs over the index manifests' build times of its shape, plus what its rule's Snakemake
@@ -66,7 +66,7 @@ class Fit:
     degenerate: str | None = None
 
     def __call__(self, docs: float) -> float:
-        return self.a if self.b == 0 else self.a + self.b * docs  # a fixed cost needs no size (the real fragment's)
+        return self.a if self.b == 0 else self.a + self.b * docs  # a fixed cost needs no size (one not configured)
 
 
 def fit(docs: Sequence[float], seconds: Sequence[float], per_doc: bool = True, start: float = 0.0) -> Fit:
@@ -146,7 +146,7 @@ def observations(outdir: Path, base: dict[str, Any], studies: Sequence[str], sca
             settings = cfg.study(study)
             corpora = sorted((root / "corpora" / study).glob("*/manifest.json"))
             size = h.docs(settings, None, {})
-            if size is None:  # a size not configured (the real fragment's): the run's corpora as built
+            if size is None:  # a size the config leaves open: the run's corpora as built
                 size = sum(read_json(m)["docs"] for m in corpora) or None
             for timing in sorted((root / "results" / study).rglob("timing.json")):
                 rows.append({"study": study, "scale": scale, "kind": "run", "shape": "", "docs": size,
@@ -201,7 +201,7 @@ class Model:
     def _fit(self, key: tuple[str, ...], docs: pd.Series, seconds: pd.Series, per_doc: bool,
              start: float = 0.0) -> Fit | None:
         if key not in self.fits:
-            known = docs.notna().to_numpy() & seconds.notna().to_numpy()  # the real fragment's size is not configured
+            known = docs.notna().to_numpy() & seconds.notna().to_numpy()  # sizes a config leaves open are unknown
             self.fits[key] = fit(docs[known], seconds[known], per_doc, start) if known.any() else None
         return self.fits[key]
 
@@ -243,6 +243,10 @@ class Model:
             per_scale.append((bench.seconds.sum() - forks) / len(bench))
         return max(0.0, float(np.median(per_scale))) if per_scale else 0.0
 
+    def fork_bytes(self, study: str) -> float:
+        """The median bytes a fork folder of ``study`` holds."""
+        return float(self._rows(study=study, kind="run").bytes.median())
+
     def per_doc(self, study: str, kind: str, shape: str) -> float:
         mine = self._rows(study=study, kind=kind, shape=shape)
         return float((mine.bytes / mine.docs).median()) if len(mine) else np.nan
@@ -273,9 +277,8 @@ def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs
             row.update(kind=kind, shape=shape, docs=docs)
             if kind == "run":
                 forks = h.forks(cfg.root, settings, wildcards)
-                mine = obs[(obs.study == study) & (obs.kind == "run")]
                 resident = [model.per_doc(study, "index", s) * n for s, n in h.sizes(settings).items() if n]
-                row.update(forks=len(forks), disk=len(forks) * mine.bytes.median() if len(mine) else np.nan,
+                row.update(forks=len(forks), disk=len(forks) * model.fork_bytes(study),
                            seconds=sum(configured(h, settings, f) for f in forks)
                            + len(forks) * model.fork(study, docs) + model.run_overhead(study, rule),
                            memory=heap + max(resident, default=np.nan))

@@ -1,5 +1,6 @@
 """Progress of a study's forks where the person running it looks: a bar on the terminal and a line per fork in
-``<forks>/progress.log``: fork k of N, round r of R, elapsed, and an ETA from the plan's model, then from the forks' own wall times.
+``<forks>/progress.log``: fork k of N, round r of R, elapsed, and an ETA from the plan's model, then from the forks'
+own wall times.
 
 A study's forks run inside a papermill kernel, whose ``sys.stderr`` lands in the executed notebook, not on the
 terminal; the bar writes to the process's own stderr file descriptor instead, which is the terminal (or the log)
