@@ -104,12 +104,13 @@ _PART = {
         "c": _SIDE,
         "d": _SIDE,
         "expect": _EXPECT,
-        "answer": {"enum": ["fastest"]},
+        "answer": {"enum": ["fastest", "ratio"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
     },
     # A judged part compares a (optionally against b) with an expectation;
-    # a question part names its answer and the baseline b.
+    # a question part names its answer and the baseline b: the fastest contender against it, or (``ratio``,
+    # which needs a) how much a differs from b, with its interval and no threshold.
     "oneOf": [{"required": ["a", "expect"], "not": {"required": ["answer"]}},
               {"required": ["answer", "b"], "not": {"required": ["expect"]}}],
     "dependentRequired": {"c": ["b", "d"], "d": ["c"]},
@@ -191,6 +192,8 @@ def validate(registry: dict) -> None:
         if (claim["kind"] == "question") != all("answer" in p for p in claim["parts"]):
             raise RegistryError(f"claim {cid}: a question has only answer parts, a claim only expect parts")
         for part in claim["parts"]:
+            if part.get("answer") == "ratio" and "a" not in part:
+                raise RegistryError(f"claim {cid}, part '{part['label']}': a ratio answer needs a (a ÷ b)")
             if part["quantity"] not in quantities:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
                                     f"(study {registry['study']} has: {', '.join(quantities)})")
@@ -378,8 +381,11 @@ class _Judge:
                 "leaning": leaning if verdict in WITHHELD else None}
 
     def answer(self, part: dict) -> dict:
-        """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up."""
+        """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up; or, for
+        a ``ratio`` answer, a ÷ b with its interval."""
         quantity = self.study.QUANTITIES[part["quantity"]]
+        if part["answer"] == "ratio":
+            return self.ratio_answer(part, quantity)
         where, b = self.condition(part, None), self.contender(part["b"])
         rows = select(getattr(self.results, quantity.table), version=self.version, **where)
         candidates = sorted(set(rows["contender"]) - set(part.get("exclude", [])))
@@ -399,6 +405,16 @@ class _Judge:
                            "margin_vs_runner_up": margin.to_dict(),
                            "separated": bool(margin.low > 1) if not math.isnan(margin.low) else False,
                            "ranking": [{"contender": c, **e.to_dict()} for e, _, c in ranked]}}
+
+    def ratio_answer(self, part: dict, quantity: Quantity) -> dict:
+        a, where_a = self.contender(part["a"]), self.condition(part, part["a"])
+        b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
+        est, failed = self.ratio(quantity, a, where_a, b, where_b, part.get("statistic"))
+        converged = self.converged(quantity, (a, where_a, self.version), (b, where_b, self.version))
+        return {"label": part["label"], "quantity": part["quantity"], "a": a, "b": b, "where_a": where_a,
+                "where_b": where_b, "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round",
+                **est.to_dict(), "failed_rounds": failed, "converged": converged, "verdict": "answer",
+                "answer": {"ratio": est.to_dict()}}
 
     def run(self) -> dict:
         parts = [self.part(p) for p in self.claim["parts"] if self.version in p["versions"]]

@@ -78,7 +78,8 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
         for part in verdict["parts"]:
             if part.get("verdict") == "answer":
                 answer = part["answer"]
-                measured = (f"fastest: {answer['contender']}; ×{estimate(answer['margin_vs_runner_up'])} "
+                measured = (f"{part['label']}: ×{estimate(answer['ratio'])}" if "ratio" in answer else
+                            f"fastest: {answer['contender']}; ×{estimate(answer['margin_vs_runner_up'])} "
                             f"over {answer['runner_up']}")
             else:
                 measured = f"{part['label']}: {estimate(part)}"

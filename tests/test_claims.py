@@ -56,8 +56,8 @@ def test_registry_missing_field_is_named():
 
 def test_registry_must_cover_every_version():
     registry = yaml.safe_load(REGISTRY.read_text())
-    registry["claims"][0]["not_applicable"].pop("10.5.1")
-    with pytest.raises(claims.RegistryError, match="pk-1.*10.5.1"):
+    registry["claims"][0]["not_applicable"].pop("10.6.0")
+    with pytest.raises(claims.RegistryError, match="pk-1.*10.6.0"):
         claims.validate(registry)
 
 
@@ -88,7 +88,7 @@ def verdicts(results):
 
 def test_every_claim_has_a_row_for_every_version(verdicts):
     ids = [c["id"] for c in verdicts["claims"]]
-    assert ids == [f"pk-{i}" for i in range(1, 8)]
+    assert ids == [f"pk-{i}" for i in range(1, 9)]
     cells = {(v["claim"], v["version"]) for v in verdicts["verdicts"]}
     assert cells == {(i, v) for i in ids for v in VERSIONS}
     assert all(v["verdict"] in claims.VERDICTS for v in verdicts["verdicts"])
@@ -111,7 +111,7 @@ def test_every_comparison_pairs_forks_by_round(verdicts):
 
 
 def test_question_ranks_the_default_too(verdicts):
-    row = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-7" and v["version"] == "10.5.1")
+    row = next(v for v in verdicts["verdicts"] if v["claim"] == "pk-7" and v["version"] == "10.6.0")
     ranked = [r["contender"] for r in row["answer"]["ranking"]]
     assert "default" in ranked and "GlobalPkMap" not in ranked and "default-aa" not in ranked
     best = max(row["answer"]["ranking"], key=lambda r: r["value"])
@@ -150,7 +150,7 @@ def test_an_unconverged_warmup_withholds_the_verdict(results):
 def test_a_failed_round_is_named_beside_its_interval():
     part = {"label": "reopen", "quantity": "reopen_ms", "pairing": "paired by round", "value": 2.0, "low": 1.5,
             "high": 2.5, "n": 2, "failed_rounds": [1], "aa": None, "verdict": "underpowered"}
-    row = {"claim": "x-1", "version": "10.5.1", "verdict": "underpowered", "parts": [part]}
+    row = {"claim": "x-1", "version": "10.6.0", "verdict": "underpowered", "parts": [part]}
     assert "2.00 [1.50, 2.50], n=2; no A/A (round 1 failed: nothing measured)" in paper.claim_rows(
         {"verdicts": [row]})[0]["measured"]
 
@@ -166,22 +166,22 @@ def test_two_forks_of_one_side_in_a_round_is_an_error(results):
 def _cross_version_registry(b_version):
     registry = claims.load_registry(REGISTRY)
     seed = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
-    part = {"label": "10.5.1 ÷ another release", "quantity": "lookups_per_s", "where": seed,
+    part = {"label": "10.6.0 ÷ another release", "quantity": "lookups_per_s", "where": seed,
             "a": {"contender": "default"}, "b": {"contender": "default", "version": b_version},
-            "expect": {"direction": "greater", "value": 0.0}, "versions": ["10.5.1"]}
+            "expect": {"direction": "greater", "value": 0.0}, "versions": ["10.6.0"]}
     claim = {**registry["claims"][0], "id": "x-1", "parts": [part],
-             "not_applicable": {v: "not judged here" for v in registry["versions"] if v != "10.5.1"}}
+             "not_applicable": {v: "not judged here" for v in registry["versions"] if v != "10.6.0"}}
     return {**registry, "claims": [claim]}
 
 
 def test_a_side_may_read_another_versions_results(results):
     registry = _cross_version_registry("9.12.3")
-    row = next(v for v in claims.evaluate(registry, results)["verdicts"] if v["version"] == "10.5.1")
+    row = next(v for v in claims.evaluate(registry, results)["verdicts"] if v["version"] == "10.6.0")
     part = row["parts"][0]
-    assert (part["version_a"], part["version_b"]) == ("10.5.1", "9.12.3")
+    assert (part["version_a"], part["version_b"]) == ("10.6.0", "9.12.3")
     lookups = results.lookups
     seed = dict(contender="default", corpus="seq", layout="multi", miss_rate=0.0, threads=1)
-    expected = rounds.ratio(select(lookups, version="10.5.1", **seed), select(lookups, version="9.12.3", **seed),
+    expected = rounds.ratio(select(lookups, version="10.6.0", **seed), select(lookups, version="9.12.3", **seed),
                             "lookups_per_s")
     assert part["value"] == pytest.approx(expected.value)
 

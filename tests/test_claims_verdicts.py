@@ -139,3 +139,28 @@ def test_the_aa_reports_the_spread_of_one_jvm():
     aa = _row(_registry(), results)["parts"][0]["aa"]
     logs = np.log(np.array(QUIET_AA) / np.array(BASE))
     assert aa["jvm_sd"] == pytest.approx(np.std(logs, ddof=1) / np.sqrt(2))
+
+
+def test_a_ratio_answer_gives_a_over_b_with_its_interval_and_no_threshold():
+    registry = _registry()
+    part = registry["claims"][0]["parts"][0]
+    del part["expect"]
+    part["answer"] = "ratio"
+    registry["claims"][0]["kind"] = "question"
+    claims.validate(registry)
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
+    row = _row(registry, results)
+    expected = math.exp(np.mean(np.log(np.array([300.0, 310.0, 290.0, 305.0, 295.0]) / np.array(BASE))))
+    assert row["verdict"] == "answer" and row["parts"][0]["verdict"] == "answer"
+    ratio = row["answer"]["ratio"]
+    assert ratio["value"] == pytest.approx(expected) and ratio["low"] < expected < ratio["high"] and ratio["n"] == 5
+
+
+def test_a_ratio_answer_without_a_is_refused():
+    registry = _registry()
+    part = registry["claims"][0]["parts"][0]
+    del part["expect"], part["a"]
+    part["answer"] = "ratio"
+    registry["claims"][0]["kind"] = "question"
+    with pytest.raises(claims.RegistryError, match="x-1, part 'FST50 / default': a ratio answer needs a"):
+        claims.validate(registry)

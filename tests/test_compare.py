@@ -181,9 +181,9 @@ def test_a_run_without_a_recorded_digest_is_said_to_be_unchecked(tmp_path):
 
 def test_runs_that_share_no_cell_say_so(tmp_path):
     a = hand_made(tmp_path / "a", {("c1", "9.12.3"): "holds"}, digest="d1")
-    b = hand_made(tmp_path / "b", {("c1", "10.5.1"): "fails"}, digest="d1")
+    b = hand_made(tmp_path / "b", {("c1", "10.6.0"): "fails"}, digest="d1")
     out = tmp_path / "report.md"
     assert compare.main([str(a), str(b), "--out", str(out)]) == 0
     text = out.read_text()
     assert "## Agreement: the two runs share no cell" in text and "None" not in text.split("## Verdicts")[0]
-    assert "Judged in A only: alpha c1 on 9.12.3." in text and "Judged in B only: alpha c1 on 10.5.1." in text
+    assert "Judged in A only: alpha c1 on 9.12.3." in text and "Judged in B only: alpha c1 on 10.6.0." in text

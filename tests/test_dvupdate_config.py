@@ -14,10 +14,14 @@ from lrev.dvupdate import layout
 
 @pytest.mark.parametrize("overrides, named", [
     ({"dvupdate": {"methods": {"4.10.4": ["reindex", "soft"]}}}, "dvupdate.methods.4.10.4"),
-    # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.5.1).
+    # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.6.0).
     ({"scale": "default", "dvupdate": {"methods": {"6.6.6": ["reindex", "soft"]}}}, "dvupdate.methods.6.6.6"),
-    ({"dvupdate": {"methods": {"10.5.1": ["numeric"]}}}, "'reindex' must be a method"),
-    ({"dvupdate": {"methods": {"10.5.1": ["reindex", "numerc"]}}}, "numerc"),
+    ({"dvupdate": {"methods": {"10.6.0": ["numeric"]}}}, "'reindex' must be a method"),
+    ({"dvupdate": {"methods": {"10.6.0": ["reindex", "numerc"]}}}, "numerc"),
+    # Lucene's DocValues overlays (max_doc_values_overlays) came in 10.6.0: an earlier version is named.
+    ({"dvupdate": {"methods": {"9.12.3": ["reindex", "overlays-8"]}}}, "'dvupdate.methods.9.12.3': Lucene 9.12.3 cannot run overlays-8"),
+    ({"dvupdate": {"methods": {"10.6.0": ["reindex", "overlays-0"]}}}, "overlays-0"),
+    ({"dvupdate": {"methods": {"10.6.0": ["reindex", "overlay"]}}}, "'overlay'"),
     ({"dvupdate": {"corpora": {"big": {"text": "real"}}}}, "dvupdate.corpora.big"),
     ({"dvupdate": {"corpora": {"medium": {"cells": ["high-never"]}}}}, "high-never"),
     ({"dvupdate": {"measure_s": 1}}, "dvupdate.measure_s"),
@@ -49,7 +53,7 @@ def test_every_scale_runs_the_cells_the_claims_name_on_both_corpora(scale):
 
 
 def test_a_job_name_gives_back_its_version_role_and_contender():
-    assert layout.parse_job(layout.job_name("10.5.1", "big", "reindex-aa")) == ("10.5.1", "big", "reindex-aa")
+    assert layout.parse_job(layout.job_name("10.6.0", "big", "reindex-aa")) == ("10.6.0", "big", "reindex-aa")
 
 
 def test_a_dump_in_the_config_replaces_the_fragment_in_the_real_corpora(tmp_path):
@@ -61,3 +65,10 @@ def test_a_dump_in_the_config_replaces_the_fragment_in_the_real_corpora(tmp_path
     assert done.returncode == 0, done.stderr[-2000:]
     real = [line for line in done.stdout.splitlines() if line.startswith("Shell command:") and "dvupdate_wikipedia" in line]
     assert real and all(f"--dump {dump} --sha1 {sha1}" in line and "--fragment" not in line for line in real)
+
+
+def test_methods_are_reported_in_order_with_lucenes_overlays_by_their_n():
+    names = ["reindex-aa", "overlays-8", "numeric", "ram-buffer", "overlays-1", "reindex"]
+    assert layout.ordered(names) == ["reindex", "numeric", "ram-buffer", "overlays-1", "overlays-8", "reindex-aa"]
+    assert layout.kind("overlays-8") == "overlays" and layout.kind("numeric") == "numeric"
+    assert layout.UPDATES[layout.kind("overlays-1")] == ("lastmod",)

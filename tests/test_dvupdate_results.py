@@ -7,7 +7,7 @@ import pytest
 from lrev.dvupdate import results
 
 
-def verify_rows(contender: str, version: str = "10.5.1", lastmod: str = "aa", title: str = "bb",
+def verify_rows(contender: str, version: str = "10.6.0", lastmod: str = "aa", title: str = "bb",
                 match: int = 1) -> pd.DataFrame:
     return pd.DataFrame({
         "version": version, "round": 0, "fork": f"{version}_big_{contender}", "contender": contender, "role": "big",
@@ -22,7 +22,7 @@ def test_methods_that_leave_what_their_updates_should_pass():
 
 
 def test_a_wrong_top_hit_stops_the_results_naming_method_version_and_query():
-    with pytest.raises(results.AnswerMismatch, match=r"numeric on Lucene 10\.5\.1.*reopen-0 paris"):
+    with pytest.raises(results.AnswerMismatch, match=r"numeric on Lucene 10\.6\.0.*reopen-0 paris"):
         results.check_answers(pd.concat([verify_rows("reindex"), verify_rows("numeric", match=0)]))
 
 

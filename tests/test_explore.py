@@ -17,16 +17,16 @@ def results(outdir, scale, study, version, mtime):
 
 def test_latest_is_the_scale_whose_results_of_the_study_were_written_last(tmp_path):
     results(tmp_path, "smoke", "join", "4.10.4", 1_000)
-    results(tmp_path, "default", "join", "10.5.1", 3_000)
-    results(tmp_path, "paper", "join", "10.5.1", 2_000)
-    results(tmp_path, "paper", "pk", "10.5.1", 9_000)  # another study's results do not count
+    results(tmp_path, "default", "join", "10.6.0", 3_000)
+    results(tmp_path, "paper", "join", "10.6.0", 2_000)
+    results(tmp_path, "paper", "pk", "10.6.0", 9_000)  # another study's results do not count
     assert explore.scale("join", "latest", tmp_path) == "default"
     assert explore.scale("pk", "latest", tmp_path) == "paper"
 
 
 def test_latest_without_any_results_is_smoke_and_a_named_scale_stays(tmp_path):
     assert explore.scale("join", "latest", tmp_path) == "smoke"
-    results(tmp_path, "default", "join", "10.5.1", 3_000)
+    results(tmp_path, "default", "join", "10.6.0", 3_000)
     assert explore.scale("join", "paper", tmp_path) == "paper"
 
 

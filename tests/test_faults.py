@@ -46,13 +46,13 @@ def test_the_heap_is_a_validated_config_key_read_by_every_jvm(monkeypatch):
     assert_config_error({"heap": 4}, "heap")
     home = jdk.find_jdk()
     monkeypatch.setenv(bridge.HEAP_ENV, "8g")
-    flags = bridge.jvm_flags("10.5.1", home)
+    flags = bridge.jvm_flags("10.6.0", home)
     assert {"-Xms8g", "-Xmx8g", f"-Xmn{bridge.YOUNG}", "-XX:+ExitOnOutOfMemoryError"} <= set(flags)
     monkeypatch.setenv(bridge.HEAP_ENV, "96m")
-    assert {"-Xmx96m", "-Xmn24576k"} <= set(bridge.jvm_flags("10.5.1", home)), "a small heap gets a quarter of it"
+    assert {"-Xmx96m", "-Xmn24576k"} <= set(bridge.jvm_flags("10.6.0", home)), "a small heap gets a quarter of it"
     monkeypatch.setenv(bridge.HEAP_ENV, "lots")
     with pytest.raises(ValueError, match=bridge.HEAP_ENV):
-        bridge.jvm_flags("10.5.1", home)
+        bridge.jvm_flags("10.6.0", home)
 
 
 def test_a_new_heap_reruns_no_finished_job(smoke_run):
@@ -293,13 +293,13 @@ def test_a_full_disk_stops_the_write_naming_the_file_and_damages_nothing_written
     with pytest.raises(io.DiskFullError, match="round-0/job"):
         with io.atomic_dir(small_disk / "round-0" / "job") as tmp:
             (tmp / "out.bin").write_bytes(bytes(300_000))
-    results = small_disk / "results" / "10.5.1"
+    results = small_disk / "results" / "10.6.0"
     with pytest.raises(io.DiskFullError, match="latency.parquet"):
-        manifest.write(results, study="s", scale="smoke", version="10.5.1", tables={"latency": frame},
-                       jvm={"lucene_version": "10.5.1", "java_home": "", "java_version": "", "java_vendor": "",
+        manifest.write(results, study="s", scale="smoke", version="10.6.0", tables={"latency": frame},
+                       jvm={"lucene_version": "10.6.0", "java_home": "", "java_version": "", "java_vendor": "",
                             "flags": [], "jvm_arguments": []},
                        corpora={"c": {"synthetic": True}}, parameters={}, started="")
     with pytest.raises(FileNotFoundError, match="manifest.json"):
-        manifest.load(results.parent, ["10.5.1"], ["latency"])
+        manifest.load(results.parent, ["10.6.0"], ["latency"])
     assert sorted(p for p in small_disk.rglob("*") if p.is_file()) == sorted(written)
     assert {p: p.read_bytes() for p in written} == written

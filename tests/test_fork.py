@@ -157,11 +157,11 @@ def test_the_plans_fork_estimate_comes_from_forks_on_disk(tmp_path):
     from lrev import config, plan
     settings = config.load({"scale": "default"}).study("join")
     root = tmp_path / "default"
-    assert plan.fork_seconds(root, "join", settings, ["10.5.1_block"]) is None
-    for name, seconds in (("10.5.1_block", 8.0), ("10.5.1_scan", 12.0)):
+    assert plan.fork_seconds(root, "join", settings, ["10.6.0_block"]) is None
+    for name, seconds in (("10.6.0_block", 8.0), ("10.6.0_scan", 12.0)):
         (root / "results" / "join" / "forks" / "round-0" / name).mkdir(parents=True)
         (root / "results" / "join" / "forks" / "round-0" / name / fork.TIMING).write_text(f'{{"seconds": {seconds}}}')
-    assert plan.fork_seconds(root, "join", settings, ["10.5.1_block"]) == pytest.approx(10.0)
+    assert plan.fork_seconds(root, "join", settings, ["10.6.0_block"]) == pytest.approx(10.0)
 
 
 def test_a_forks_output_goes_to_its_log_and_a_failure_quotes_it(tmp_path, capfd):
@@ -169,7 +169,7 @@ def test_a_forks_output_goes_to_its_log_and_a_failure_quotes_it(tmp_path, capfd)
     quotes the end of its log, whatever made it fail (here a payload the task does not take, or an engine not
     built)."""
     with pytest.raises(fork.ForkError) as err:
-        fork.run("pk.measure", "10.5.1", {"no_such_argument": 1}, tmp_path)
+        fork.run("pk.measure", "10.6.0", {"no_such_argument": 1}, tmp_path)
     log = tmp_path / fork.FORK_LOG
     assert "Traceback" in log.read_text()
     assert str(log) in str(err.value) and "exited with status 1" in str(err.value)

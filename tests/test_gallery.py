@@ -24,9 +24,9 @@ def executed(path):
     return path
 
 
-CLAIMS = {"versions": ["10.5.1", "9.12.3"], "verdicts": [
+CLAIMS = {"versions": ["10.6.0", "9.12.3"], "verdicts": [
     {"claim": "alpha-1", "version": "9.12.3", "verdict": "holds"},
-    {"claim": "alpha-1", "version": "10.5.1", "verdict": "fails"}]}
+    {"claim": "alpha-1", "version": "10.6.0", "verdict": "fails"}]}
 
 
 def test_a_page_opens_with_verdicts_and_first_figure_hides_code_and_folds_streams(tmp_path):
@@ -36,7 +36,7 @@ def test_a_page_opens_with_verdicts_and_first_figure_hides_code_and_folds_stream
     assert "secret_code" not in page
     summary = page.index("Study <code>alpha</code>: summary")
     assert summary < page.index(f"data:image/png;base64,{PNG}") < page.index("a made-up study")
-    assert re.search(r"<th>claim</th><th>9\.12\.3</th><th>10\.5\.1</th>", page)  # version order
+    assert re.search(r"<th>claim</th><th>9\.12\.3</th><th>10\.6\.0</th>", page)  # version order
     assert "1 holds, 1 fails" in page
     folded = re.search(r"<details><summary>2 lines of output[^<]*</summary><pre>(.*?)</pre></details>", page, re.S)
     assert folded and folded[1] == "forks: 3/3\nWARNING: Unsafe"

@@ -5,16 +5,16 @@ import pytest
 
 from conftest import assert_config_error, assert_snakemake_refuses
 from lrev import config
-from lrev.join import layout
+from lrev.join import layout, study
 
 
 @pytest.mark.parametrize("overrides, named", [
-    ({"join": {"contenders": {"10.5.1": ["block", "hash"]}}}, "hash"),
-    ({"join": {"contenders": {"10.5.1": ["scan"]}}}, "'block' must be a contender"),
+    ({"join": {"contenders": {"10.6.0": ["block", "hash"]}}}, "hash"),
+    ({"join": {"contenders": {"10.6.0": ["scan"]}}}, "'block' must be a contender"),
     ({"join": {"contenders": {"4.10.4": ["block", "ordinals"]}}}, "join.contenders.4.10.4"),
     ({"join": {"contenders": {"7.7.3": ["block", "solr-topdv"]}, "versions": ["7.7.3"]}}, "join.contenders.7.7.3"),
-    ({"join": {"contenders": {"10.5.1": ["block", "solr-join"]}}}, "no Solr release is paired with Lucene 10.5.1"),
-    # A version the scale does not run is checked too (the default scale runs 4.10.4, 9.12.3 and 10.5.1).
+    ({"join": {"contenders": {"10.6.0": ["block", "solr-join"]}}}, "no Solr release is paired with Lucene 10.6.0"),
+    # A version the scale does not run is checked too (the default scale runs 4.10.4, 9.12.3 and 10.6.0).
     ({"scale": "default", "join": {"contenders": {"7.7.3": ["block", "solr-topdv"]}}}, "join.contenders.7.7.3"),
     ({"join": {"workers": 0}}, "join.workers"),
     ({"join": {"load": {"fractions": [0.5, 0.0]}}}, "join.load.fractions"),
@@ -24,17 +24,23 @@ from lrev.join import layout
     ({"join": {"corpus": {"acl_domain": 5}}}, "join.corpus.acl_domain"),
     ({"join": {"warmup": {"min_warmup": 5, "max_warmup": 2}}}, "join.warmup.max_warmup"),
     ({"join": {"versions": ["4.10.4", "6.6.6"]}}, "join.contenders"),
-    ({"join": {"cold": {"contenders": {"10.5.1": ["ordinals"]}}}}, "join.cold.contenders.10.5.1"),
+    ({"join": {"cold": {"contenders": {"10.6.0": ["ordinals"]}}}}, "join.cold.contenders.10.6.0"),
     ({"join": {"cold": {"contenders": {"7.7.3": ["solr-join"]}}}}, "not timed on Lucene 7.7.3"),
     ({"join": {"cold": {"runs": [{"directory": "mmap", "workers": 0}]}}}, "join.cold.runs.0.workers"),
     ({"join": {"cold": {"fraction": 0}}}, "join.cold.fraction"),
     ({"join": {"cold": {"runs": [{"directory": "hdfs", "workers": 4}]}}}, "hdfs"),
     ({"join": {"sweep": {"version": "7.7.3"}}}, "join.sweep.version"),
     ({"join": {"sweep": {"contenders": ["block"]}}}, "join.sweep.contenders"),
-    ({"join": {"sweep": {"contenders": ["solr-join"]}}}, "no Solr release is paired with Lucene 10.5.1"),
+    ({"join": {"sweep": {"contenders": ["solr-join"]}}}, "no Solr release is paired with Lucene 10.6.0"),
     ({"join": {"sweep": {"shares": [1]}}}, "join.sweep.shares"),
     ({"join": {"profile": {"period_ms": 0}}}, "join.profile.period_ms"),
     ({"join": {"aa_versions": ["7.7.3"]}}, "join.aa_versions"),
+    # A cache class the Solr release does not have: CaffeineCache came in 8.3, the LRU family left in 9.0.
+    ({"join": {"solr_caches": {"7.7.3": {"documentCache": {"class": "solr.CaffeineCache"}}}}},
+     "'join.solr_caches.7.7.3.documentCache': Solr 7.7.3 has no solr.CaffeineCache"),
+    ({"join": {"solr_caches": {"9.10.1": {"perSegFilter": {"class": "solr.search.LRUCache"}}}}},
+     "'join.solr_caches.9.10.1.perSegFilter': Solr 9.10.1 has no solr.search.LRUCache"),
+    ({"join": {"solr_caches": {"9.10.1": {"documentCache": {"class": "solr.HashCache"}}}}}, "solr.HashCache"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error({"studies": ["join"], **overrides}, named)
@@ -58,14 +64,14 @@ def test_every_scale_runs_the_seeds_pair_on_every_version_and_the_aa_contender_w
 def test_solr_contenders_read_solrs_own_index():
     settings = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
     systems = {(v, s) for v, s, _ in layout.indexes(settings)}
-    assert ("4.10.4", "solr") in systems and ("10.5.1", "solr") not in systems
+    assert ("4.10.4", "solr") in systems and ("10.6.0", "solr") not in systems
     assert layout.system("solr-join") == "solr" and layout.system("block-aa") == "lucene"
 
 
 def test_a_job_name_gives_back_its_version_contender_and_sweep_corpus():
-    assert layout.parse_job(layout.job_name("10.5.1", "block-aa")) == ("10.5.1", "block-aa", None)
+    assert layout.parse_job(layout.job_name("10.6.0", "block-aa")) == ("10.6.0", "block-aa", None)
     assert layout.parse_job(layout.job_name("9.12.3", "solr-join-none")) == ("9.12.3", "solr-join-none", None)
-    assert layout.parse_job(layout.job_name("10.5.1", "scan", "share-10")) == ("10.5.1", "scan", "share-10")
+    assert layout.parse_job(layout.job_name("10.6.0", "scan", "share-10")) == ("10.6.0", "scan", "share-10")
 
 
 def test_the_sweep_reads_one_index_per_share_and_the_main_one_for_a_share_of_one():
@@ -74,5 +80,16 @@ def test_the_sweep_reads_one_index_per_share_and_the_main_one_for_a_share_of_one
     assert {(v, c) for v, c, _ in layout.sweep_jobs(settings)} == {(sweep["version"], c) for c in sweep["contenders"]}
     assert {layout.share(c) for _, _, c in layout.sweep_jobs(settings)} == set(sweep["shares"])
     assert (sweep["version"], "lucene", layout.CORPUS) in layout.indexes(settings)
-    assert layout.index_dir("r", "10.5.1", "lucene", "share-10").name == "lucene-share-10"
-    assert layout.index_dir("r", "10.5.1", "lucene") == layout.index_dir("r", "10.5.1", "lucene", layout.CORPUS)
+    assert layout.index_dir("r", "10.6.0", "lucene", "share-10").name == "lucene-share-10"
+    assert layout.index_dir("r", "10.6.0", "lucene") == layout.index_dir("r", "10.6.0", "lucene", layout.CORPUS)
+
+
+def test_solr_gets_its_releases_stock_caches_without_the_two_the_seed_turned_off():
+    settings = config.load({"scale": "default", "studies": ["join"]}).study("join")
+    old, new = study.solr_caches(settings, "4.10.4"), study.solr_caches(settings, "9.12.3")
+    assert old.startswith('<documentCache class="solr.LRUCache" size="512"') and \
+        '<cache name="perSegFilter" class="solr.search.LRUCache" size="10"' in old
+    assert '<cache name="perSegFilter" class="solr.CaffeineCache"' in new
+    for caches in (old, new):
+        assert "filterCache" not in caches and "queryResultCache" not in caches
+    assert study.solr_caches(settings, "10.6.0") == "", "no Solr is paired with 10.6.0"

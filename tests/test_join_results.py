@@ -18,7 +18,7 @@ def gate_rows(contender: str, version: str = "9.12.3", parents: str = "aa", top:
 def test_contenders_that_agree_pass_even_with_other_top_hits_on_solrs_index():
     results.check_answers(pd.concat([gate_rows("block"), gate_rows("scan"), gate_rows("block-aa", round_=1),
                                      gate_rows("solr-join", top="p2 p1"), gate_rows("solr-parent", top="p2 p1"),
-                                     gate_rows("block", "10.5.1", parents="bb")]))
+                                     gate_rows("block", "10.6.0", parents="bb")]))
 
 
 def test_another_parent_set_stops_the_run_naming_query_version_and_contenders():
@@ -41,10 +41,10 @@ def test_the_sweep_compares_answers_within_a_corpus_only():
 
 
 def test_the_measured_time_is_the_closed_loops_measured_iterations_and_the_load_steps():
-    closed = pd.DataFrame({"version": "10.5.1", "phase": "measure", "nanos": [5, 6], "jit_ms": [1, 0],
+    closed = pd.DataFrame({"version": "10.6.0", "phase": "measure", "nanos": [5, 6], "jit_ms": [1, 0],
                            "gc_ms": [0, 1], "ops": 3})
-    steps = pd.DataFrame({"version": "10.5.1", "duration_ns": [100], "jit_ms": [2], "gc_ms": [3],
+    steps = pd.DataFrame({"version": "10.6.0", "duration_ns": [100], "jit_ms": [2], "gc_ms": [3],
                           "offered_rps": 50.0})
     measured = summary.measured_time(SimpleNamespace(closed=closed, steps=steps))
-    assert measured.to_dict(orient="list") == {"version": ["10.5.1"] * 3, "nanos": [5, 6, 100], "jit_ms": [1, 0, 2],
+    assert measured.to_dict(orient="list") == {"version": ["10.6.0"] * 3, "nanos": [5, 6, 100], "jit_ms": [1, 0, 2],
                                                "gc_ms": [0, 1, 3]}

@@ -11,8 +11,8 @@ from lrev import claims, paper
 from lrev.config import REPO, version_key
 from lrev.io import write_json
 
-# Out of release order on purpose, and 10.5.1 before 6.6.6 as strings.
-VERSIONS = ["7.7.3", "10.5.1", "4.10.4", "6.6.6"]
+# Out of release order on purpose, and 10.6.0 before 6.6.6 as strings.
+VERSIONS = ["7.7.3", "10.6.0", "4.10.4", "6.6.6"]
 
 
 def _part(verdict, value=1.5, low=1.2, high=1.9, n=5, aa=None, noise_band=1.0, leaning=None, converged=True):
@@ -29,11 +29,11 @@ ANSWER = {"contender": "FST50", "family": "FST50", "runner_up": "default",
 # Registry order c-2 before c-1; the eight cells hold the eight verdicts.
 CELLS = {
     ("c-2", "7.7.3"): ("holds", None, [_part("holds", aa=PASSING_AA, noise_band=1.08)]),
-    ("c-2", "10.5.1"): ("fails", None, [_part("fails", value=0.5, low=0.4, high=0.6)]),
+    ("c-2", "10.6.0"): ("fails", None, [_part("fails", value=0.5, low=0.4, high=0.6)]),
     ("c-2", "4.10.4"): ("inconclusive", None, [_part("inconclusive", low=0.8)]),
     ("c-2", "6.6.6"): ("underpowered", "holds", [_part("underpowered", n=2, leaning="holds")]),
     ("c-1", "7.7.3"): ("noise-limited", "fails", [_part("noise-limited", aa=FAILING_AA, leaning="fails")]),
-    ("c-1", "10.5.1"): ("unconverged", "inconclusive",
+    ("c-1", "10.6.0"): ("unconverged", "inconclusive",
                         [_part("unconverged", converged=False, leaning="inconclusive")]),
     ("c-1", "4.10.4"): ("n/a", None, []),
     ("c-1", "6.6.6"): ("answer", None, [{"label": "fastest", "verdict": "answer", "converged": True,
@@ -66,7 +66,7 @@ def test_the_fixture_holds_every_verdict(fixture_claims):
 
 
 def test_versions_sort_by_release_number_not_as_strings():
-    assert sorted(VERSIONS, key=version_key) == ["4.10.4", "6.6.6", "7.7.3", "10.5.1"]
+    assert sorted(VERSIONS, key=version_key) == ["4.10.4", "6.6.6", "7.7.3", "10.6.0"]
 
 
 def test_counts_leave_na_out_of_the_applicable_cells():
@@ -83,7 +83,7 @@ def test_counts_leave_na_out_of_the_applicable_cells():
 
 def test_matrix_has_registry_rows_and_release_columns(fixture_claims):
     m = paper.matrix(fixture_claims)
-    assert m["versions"] == ["4.10.4", "6.6.6", "7.7.3", "10.5.1"]
+    assert m["versions"] == ["4.10.4", "6.6.6", "7.7.3", "10.6.0"]
     assert [r["claim"] for r in m["rows"]] == ["c-2", "c-1"]
     grid = {(r["claim"], c["version"]): c for r in m["rows"] for c in r["cells"]}
     for (claim, version), (verdict, leaning, _) in CELLS.items():
@@ -93,7 +93,7 @@ def test_matrix_has_registry_rows_and_release_columns(fixture_claims):
     # Leaning shows beside the verdict's mark; leaning neither way adds nothing.
     assert grid[("c-2", "6.6.6")]["mark"] == paper.MARKS["underpowered"] + "↑"
     assert grid[("c-1", "7.7.3")]["mark"] == paper.MARKS["noise-limited"] + "↓"
-    assert grid[("c-1", "10.5.1")]["mark"] == paper.MARKS["unconverged"]
+    assert grid[("c-1", "10.6.0")]["mark"] == paper.MARKS["unconverged"]
     assert len({paper.MARKS[v] for v in claims.VERDICTS}) == len(claims.VERDICTS)
     counts = m["counts"]
     assert (counts["cells"], counts["applicable"], counts["decided"]) == (8, 7, 3)
@@ -106,7 +106,7 @@ def test_overall_counts_add_the_studies_matrices(fixture_claims):
     assert (total["cells"], total["applicable"], total["decided"], total["withheld"]) == (16, 14, 6, 6)
     assert [(e["verdict"], e["count"]) for e in total["legend"]] == [(v, 2) for v in claims.VERDICTS]
     other = {"matrix": {"versions": ["9.12.3", "4.10.4"], "rows": []}}
-    assert paper.matrix_numbers([one, other])["versions"] == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.5.1"]
+    assert paper.matrix_numbers([one, other])["versions"] == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
 
 
 def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_claims):
@@ -115,10 +115,10 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
     assert held.startswith("speed-up: 1.50 [1.20, 1.90], n=5")
     assert "A/A 1.02 [0.97, 1.08], n=5 ✓ within ±10%, noise band ×1.08" in held
     assert "A/A 1.20 [1.05, 1.37], n=5 ✗ not within ±10%" in rows[("c-1", "7.7.3")]["measured"]
-    assert rows[("c-2", "10.5.1")]["measured"].endswith("; no A/A")
+    assert rows[("c-2", "10.6.0")]["measured"].endswith("; no A/A")
     assert "n=2" in rows[("c-2", "6.6.6")]["measured"]
     assert rows[("c-1", "6.6.6")]["measured"] == "fastest: FST50; ×1.30 [1.10, 1.50], n=4 over default"
-    assert rows[("c-1", "10.5.1")]["measured"].endswith("(a series did not converge)")
+    assert rows[("c-1", "10.6.0")]["measured"].endswith("(a series did not converge)")
     assert rows[("c-1", "4.10.4")]["measured"] == "the format is gone"
     assert [rows[k]["leaning"] for k in (("c-2", "6.6.6"), ("c-1", "7.7.3"), ("c-2", "7.7.3"))] == \
         ["holds", "fails", None]
@@ -187,7 +187,7 @@ def test_lib_renders_the_matrix_and_claims_table(fixture_claims, tmp_path, stabl
 
     grid, table = json.loads(typst.query(str(doc), "table", **compile_args))
     header, *body = grid["children"]
-    assert [_text(c) for c in header["children"]] == ["fx", "4.10.4", "6.6.6", "7.7.3", "10.5.1"]
+    assert [_text(c) for c in header["children"]] == ["fx", "4.10.4", "6.6.6", "7.7.3", "10.6.0"]
     assert [_text(c) for c in body[:5]] == ["c-2", "?", "n↑", "✓", "✗"]
     fills = [c["fill"] for c in body if c.get("fill")]
     assert len(fills) == 8 and len(set(fills)) == 8  # eight verdicts, eight colours

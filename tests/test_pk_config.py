@@ -22,11 +22,11 @@ from lrev.pk import forks, layout
     ({"pk": {"rounds": 0}}, "pk.rounds"),
     ({"pk": {"rounds": 2, "mixed_rounds": 3}}, "pk.mixed_rounds"),
     ({"pk": {"plain": {"measure_s": 0}}}, "pk.plain.measure_s"),
-    ({"pk": {"contenders": {"10.5.1": ["Memory"]}}}, "default"),
-    ({"pk": {"contenders": {"10.5.1": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
-    ({"pk": {"contenders": {"10.5.1": ["default", "Memory"]}}}, "'Memory'"),
-    ({"pk": {"contenders": {"10.5.1": ["default", "default-aa"]}}}, "default-aa"),
-    # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.5.1).
+    ({"pk": {"contenders": {"10.6.0": ["Memory"]}}}, "default"),
+    ({"pk": {"contenders": {"10.6.0": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
+    ({"pk": {"contenders": {"10.6.0": ["default", "Memory"]}}}, "'Memory'"),
+    ({"pk": {"contenders": {"10.6.0": ["default", "default-aa"]}}}, "default-aa"),
+    # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.6.0).
     ({"scale": "default", "pk": {"contenders": {"9.12.3": ["Nope"]}}}, "pk.contenders.9.12.3': unknown contender 'Nope'"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
@@ -34,17 +34,17 @@ def test_invalid_config_names_the_key_or_value(overrides, named):
 
 
 @pytest.mark.parametrize("options", [["pk={docs: 0}"], ["pk={versions: ['4.10.5']}"], ["pk={dcos: 1}"],
-                                     ['pk={contenders: {"10.5.1": [default, NoSuchFormat]}}']])
+                                     ['pk={contenders: {"10.6.0": [default, NoSuchFormat]}}']])
 def test_snakemake_stops_before_any_work(tmp_path, options):
     assert_snakemake_refuses(tmp_path, options)
 
 
 def test_an_unknown_contender_stops_a_dry_run_naming_it(tmp_path):
     done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--dry-run", "--config",
-                           f"outdir={tmp_path}", 'pk={contenders: {"10.5.1": [default, NoSuchFormat]}}'],
+                           f"outdir={tmp_path}", 'pk={contenders: {"10.6.0": [default, NoSuchFormat]}}'],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
-    assert "pk.contenders.10.5.1" in done.stderr + done.stdout and "NoSuchFormat" in done.stderr + done.stdout
+    assert "pk.contenders.10.6.0" in done.stderr + done.stdout and "NoSuchFormat" in done.stderr + done.stdout
 
 
 def test_a_versions_run_reads_only_its_own_contenders(monkeypatch, tmp_path):
@@ -53,8 +53,8 @@ def test_a_versions_run_reads_only_its_own_contenders(monkeypatch, tmp_path):
     monkeypatch.setattr(forks.engine, "classpath", lambda study, version: [str(jar)])
     pk = config.load({"scale": "default"}).study("pk")
     other = {**pk, "contenders": {**pk["contenders"], "9.12.3": ["default", "FST50"]}}
-    assert layout.for_version(other, "10.5.1") == layout.for_version(pk, "10.5.1")
-    assert forks.fingerprint("10.5.1", other) == forks.fingerprint("10.5.1", pk)
-    assert layout.for_version(pk, "10.5.1")["contenders"] == {"10.5.1": pk["contenders"]["10.5.1"]}
-    changed = {**pk, "contenders": {**pk["contenders"], "10.5.1": ["default", "FST50"]}}
-    assert forks.fingerprint("10.5.1", changed) != forks.fingerprint("10.5.1", pk)
+    assert layout.for_version(other, "10.6.0") == layout.for_version(pk, "10.6.0")
+    assert forks.fingerprint("10.6.0", other) == forks.fingerprint("10.6.0", pk)
+    assert layout.for_version(pk, "10.6.0")["contenders"] == {"10.6.0": pk["contenders"]["10.6.0"]}
+    changed = {**pk, "contenders": {**pk["contenders"], "10.6.0": ["default", "FST50"]}}
+    assert forks.fingerprint("10.6.0", changed) != forks.fingerprint("10.6.0", pk)

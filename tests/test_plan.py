@@ -55,7 +55,7 @@ def test_a_dry_run_at_the_seed_scale_lists_its_jobs(tmp_path):
 def test_the_plan_estimates_the_seed_scale_from_runs_on_disk(tmp_path):
     """Two synthetic sizes of one fork's timing on disk: the run job's estimate is the fit times its forks."""
     for scale, seconds in (("smoke", 10.0), ("default", 20.0)):
-        fork = tmp_path / scale / "results" / "join" / "forks" / "round-0" / "10.5.1_block"
+        fork = tmp_path / scale / "results" / "join" / "forks" / "round-0" / "10.6.0_block"
         fork.mkdir(parents=True)
         (fork / "timing.json").write_text(f'{{"seconds": {seconds}}}')
     result = plan.plan(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[join]"])
@@ -78,12 +78,12 @@ def test_index_time_is_fitted_per_corpus_shape_and_one_size_is_named_degenerate(
     """Whole articles index 10x slower per document than 1K chunks: each shape's job gets its own rate (one fit
     over both would give the chunks the articles' rate, or the reverse), and each one-size fit is listed."""
     root = tmp_path / "default"
-    _index(root, "dvupdate", "10.5.1", "synthetic-big", 20_000, 50)
-    _index(root, "dvupdate", "10.5.1", "synthetic-medium", 100_000, 25)
+    _index(root, "dvupdate", "10.6.0", "synthetic-big", 20_000, 50)
+    _index(root, "dvupdate", "10.6.0", "synthetic-medium", 100_000, 25)
     result = plan.plan(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[dvupdate]"])
     seed = config.load({"scale": "seed"}).study("dvupdate")["corpora"]
     index = {job["wildcards"].rpartition("corpus=")[2]: job["seconds"] for job in result["jobs"]
-             if job["rule"] == "dvupdate_index" and job["wildcards"].startswith("version=10.5.1")}
+             if job["rule"] == "dvupdate_index" and job["wildcards"].startswith("version=10.6.0")}
     assert index["synthetic-big"] == pytest.approx(50 / 20_000 * seed["big"]["docs"])
     assert index["synthetic-medium"] == pytest.approx(25 / 100_000 * seed["medium"]["docs"])
     degenerate = {(d["fit"], d["shape"]): d["why"] for d in result["degenerate"]}
@@ -105,7 +105,7 @@ def test_configured_seconds_fixed_costs_and_per_study_subtotals(tmp_path):
     root = tmp_path / "default"
     default = config.load({"scale": "default"}).study("dvupdate")
     hook = plan.hook("dvupdate")
-    name = "10.5.1_big_numeric"
+    name = "10.6.0_big_numeric"
     fork = root / "results" / "dvupdate" / "forks" / "round-1" / name
     fork.mkdir(parents=True)
     (fork / "timing.json").write_text(json.dumps({"seconds": hook.configured(default, name) + 4.0}))

@@ -43,7 +43,7 @@ CONTENDERS: dict[str, Contender] = {
     "dv70": Contender("8.11.4", "8.11.4", "dv70", "native", "8.11.4, DocValues format Lucene70"),
     "dv80": Contender("8.11.4", "8.11.4", "dv80", "native", "8.11.4, DocValues format Lucene80"),
     "lucene9": Contender("9.12.3", "9.12.3", "native", "native", "Lucene 9.12.3"),
-    "lucene10": Contender("10.5.1", "10.5.1", "native", "native", "Lucene 10.5.1"),
+    "lucene10": Contender("10.6.0", "10.6.0", "native", "native", "Lucene 10.6.0"),
 }
 #: The seed's baseline: sequential DocValues (Lucene 7's format, read by 8.11.4); its A/A twin.
 BASELINE = "lucene7-index"

@@ -42,7 +42,7 @@ class Spec:
     search_threads: int
     queries: list[str]
     top_n: int
-    overlay_budget_bytes: int
+    ram_buffer_budget_bytes: int
     seed: int
     verify_updates: int
     verify_reopens: int

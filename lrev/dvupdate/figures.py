@@ -37,7 +37,7 @@ def names() -> list[str]:
 
 
 def _methods(table: pd.DataFrame) -> list[str]:
-    return [m for m in (*layout.METHODS, layout.AA) if m in set(table["contender"])]
+    return layout.ordered(table["contender"])
 
 
 def _cell_label(row: pd.Series) -> str:

@@ -1,7 +1,7 @@
 """Build one `dvupdate` index (own process, own JVM of the version).
 
-    python -m lrev.dvupdate.index --version 10.5.1 --corpus runs/default/corpora/dvupdate/synthetic-big \\
-        --id-format FST50 --flush-docs 2000 --out runs/default/indexes/dvupdate/10.5.1/synthetic-big
+    python -m lrev.dvupdate.index --version 10.6.0 --corpus runs/default/corpora/dvupdate/synthetic-big \\
+        --id-format FST50 --flush-docs 2000 --out runs/default/indexes/dvupdate/10.6.0/synthetic-big
 
 The folder appears whole or not at all: the corpus in segments of ``--flush-docs`` documents, the same
 layout on every version, and a manifest.json with the version, the id field's postings format, the

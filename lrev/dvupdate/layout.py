@@ -15,18 +15,23 @@ on it. Its grid of update rates and reopen intervals is named by role too (``rat
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from lrev import studies
 
-#: Update methods: the seed's three, then soft updates (7.4+) and the seed's in-memory overlay (7+).
-METHODS = ("reindex", "numeric", "binary", "soft", "overlay")
-#: The first major each method runs on (the engine refuses it on older ones).
-SINCE_MAJOR = {"reindex": 4, "numeric": 4, "binary": 4, "soft": 7, "overlay": 7}
-#: The DocValues field each method changes (reindex and soft rewrite the whole document: both).
+#: Update methods: the seed's three, soft updates (7.4+) and the seed's in-memory hybrid (``ram-buffer``, 7+). Beside
+#: them, ``overlays-<n>``: numeric updates with Lucene's own DocValues overlays, at most n per field
+#: (``IndexWriterConfig#setMaxDocValuesOverlays(n)``, 10.6.0+, GITHUB#16418).
+METHODS = ("reindex", "numeric", "binary", "soft", "ram-buffer")
+OVERLAYS = re.compile(r"overlays-([1-9][0-9]*)")
+#: The first release each kind of method runs on (the engine refuses it on older ones), and why.
+SINCE = {"soft": ("7.4.0", "soft updates came in 7.4"), "ram-buffer": ("7.0.0", "the RAM buffer is built on 7+"),
+         "overlays": ("10.6.0", "max_doc_values_overlays (IndexWriterConfig#setMaxDocValuesOverlays) came in 10.6.0")}
+#: The DocValues field each kind of method changes (reindex and soft rewrite the whole document: both).
 UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary": ("title_dv",),
-           "soft": ("lastmod", "title_dv"), "overlay": ("lastmod",)}
+           "soft": ("lastmod", "title_dv"), "ram-buffer": ("lastmod",), "overlays": ("lastmod",)}
 BASELINE = "reindex"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
@@ -34,6 +39,19 @@ AA = BASELINE + AA_SUFFIX
 
 def method(contender: str) -> str:
     return contender.removesuffix(AA_SUFFIX)
+
+
+def kind(method_name: str) -> str:
+    """``overlays`` for every ``overlays-<n>``, else the method itself."""
+    return "overlays" if OVERLAYS.fullmatch(method_name) else method_name
+
+
+def ordered(names) -> list[str]:
+    """``names`` in the report's order: the methods as listed above, Lucene's overlays by n, then the A/A."""
+    def key(name: str) -> tuple[int, int]:
+        m = OVERLAYS.fullmatch(name)
+        return (len(METHODS), int(m.group(1))) if m else (METHODS.index(name) if name in METHODS else len(METHODS) + 1, 0)
+    return sorted(set(names), key=key)
 
 
 def corpus_name(spec: dict[str, Any], shape: str) -> str:

@@ -23,7 +23,7 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"rates {grid['rates']['low']} and {grid['rates']['high']} docs/s, reopen every "
             f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; warm-up {p['warmup_s']:g}-{p['max_warmup_s']:g} s, "
             f"then {p['measure_s']:g} s per cell; {p['index_threads']} update and {p['search_threads']} search "
-            f"threads; {p['rounds']} rounds; overlay budget {p['overlay_budget_kb']:g} KiB; seed {p['seed']}")
+            f"threads; {p['rounds']} rounds; RAM buffer {p['ram_buffer_kb']:g} KiB; seed {p['seed']}")
 
 
 def corpora(data: summary.DvuResults) -> list[dict[str, Any]]:
@@ -48,13 +48,13 @@ def fit(data: summary.DvuResults) -> dict[str, Any] | None:
 def seed_table(table: pd.DataFrame) -> list[dict[str, Any]]:
     """The seed's table per version, corpus role, cell and method: each column's mean with its interval."""
     rows = []
-    order = {m: i for i, m in enumerate(layout.METHODS)}
+    order = {m: i for i, m in enumerate(layout.ordered(table["contender"]))}
     table = table.sort_values(["role", "contender", "rate", "interval_ms"], key=lambda c: c.map(order)
                               if c.name == "contender" else c, kind="stable")
     for r in by_version(table).to_dict(orient="records"):
         rows.append({"version": r["version"], "method": r["contender"], "role": r["role"], "rate": r["rate"],
                      "interval_s": f"{r['interval_ms'] / 1000:g}", "updates": fmt(r["updates_per_reopen"], 0),
-                     "behind": f"{r['behind'] * 100:.0f}%",
+                     "behind": f"{r['behind'] * 100:.0f}%", "achieved": fmt(r["achieved_per_s"], 0),
                      **{c: f"{fmt(r[c], 3 if c == 'perdoc_ms' else 1)}" for c in SEED_COLUMNS},
                      **{f"{c}_ci": interval(r[f'{c}_low'], r[f'{c}_high'], 3 if c == 'perdoc_ms' else 1)
                         for c in SEED_COLUMNS}})
@@ -97,17 +97,34 @@ def rewrite(data: summary.DvuResults) -> list[dict[str, Any]]:
     return out
 
 
-def overlay(data: summary.DvuResults) -> list[dict[str, Any]]:
-    """The overlay against numeric updates: reopen time and heap, and how often it flushed into Lucene."""
+def ram_buffer(data: summary.DvuResults) -> list[dict[str, Any]]:
+    """The RAM buffer against numeric updates: reopen time and heap, and how often it flushed into Lucene."""
     out = []
-    for r in summary.ratio(data, "reopen_ms", "overlay", "numeric").to_dict(orient="records"):
-        mine = data.reopens[(data.reopens["version"] == r["version"]) & (data.reopens["contender"] == "overlay")
+    for r in summary.ratio(data, "reopen_ms", "ram-buffer", "numeric").to_dict(orient="records"):
+        mine = data.reopens[(data.reopens["version"] == r["version"]) & (data.reopens["contender"] == "ram-buffer")
                             & (data.reopens["role"] == r["role"]) & (data.reopens["rate_role"] == r["rate_role"])
                             & (data.reopens["interval_role"] == r["interval_role"])]
         out.append({"version": r["version"], "role": r["role"], "rate_role": r["rate_role"],
                     "interval_role": r["interval_role"], "reopen": fmt(r["value"]), "ci": interval(r["low"], r["high"]),
                     "flushes": int(mine["flushed"].sum()), "reopens": len(mine),
-                    "overlay_kib": fmt(mine["overlay_bytes"].mean() / 1024, 0)})
+                    "buffer_kib": fmt(mine["ram_buffer_bytes"].mean() / 1024, 0)})
+    return out
+
+
+def overlays(data: summary.DvuResults) -> list[dict[str, Any]]:
+    """Lucene's DocValues overlays against overlays off (numeric): median and worst reopen, and queries/s."""
+    out = []
+    found = [m for m in layout.ordered(data.reopens["contender"]) if layout.kind(m) == "overlays"]
+    for m in found:
+        for r in summary.ratio(data, "reopen_ms", m, "numeric").to_dict(orient="records"):
+            q = summary.ratio(data, "queries_per_s", m, "numeric")
+            q = q[(q["version"] == r["version"]) & (q["role"] == r["role"]) & (q["rate_role"] == r["rate_role"])
+                  & (q["interval_role"] == r["interval_role"])]
+            out.append({"method": m, "version": r["version"], "role": r["role"], "rate_role": r["rate_role"],
+                        "interval_role": r["interval_role"], "reopen": fmt(r["value"]),
+                        "ci": interval(r["low"], r["high"]),
+                        "qps": fmt(q["value"].iloc[0]) if len(q) else "n/a",
+                        "qps_ci": interval(q["low"].iloc[0], q["high"].iloc[0]) if len(q) else ""})
     return out
 
 
@@ -140,7 +157,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "max_warmup_s": f"{p['max_warmup_s']:g}", "rounds": p["rounds"],
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
                  "rates": p["grid"]["rates"], "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
-                 "overlay_budget_kb": f"{p['overlay_budget_kb']:g}", "behind_s": f"{p['behind_s']:g}",
+                 "ram_buffer_kb": f"{p['ram_buffer_kb']:g}", "behind_s": f"{p['behind_s']:g}",
                  "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
                  "checks": int(checks["checks"].sum()), "reopens": len(data.reopens),
@@ -150,10 +167,11 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "seed_table": seed_table(table[table["contender"] != layout.AA]),
         "vs_reindex": {m: ratios(data, m, layout.BASELINE, ("update_ms", "reopen_ms", "total_ms", "perdoc_ms",
                                                              "queries_per_s"))
-                       for m in layout.METHODS[1:] if m in set(data.reopens["contender"])},
+                       for m in layout.ordered(data.reopens["contender"]) if m not in (layout.BASELINE, layout.AA)},
         "aa": ratios(data, layout.AA, layout.BASELINE, ("total_ms",)),
         "rewrite": rewrite(data),
-        "overlay": overlay(data),
+        "ram_buffer": ram_buffer(data),
+        "overlays": overlays(data),
         # A reopen's row covers the time since the previous reopen.
         "timing_hygiene": timing_hygiene(data.reopens, nanos="elapsed_ns"),
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names()},

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from lrev.config import ConfigError, major
+from lrev.config import ConfigError, version_key
 from lrev.dvupdate import layout
 from lrev.studies import Quantity
 
@@ -20,6 +20,8 @@ QUANTITIES = {
        for name in ("reopen_ms", "update_ms", "total_ms", "queries_per_s", "behind", "heap_mb")},
     # Only reopens that applied updates have a per-document cost.
     "perdoc_ms": Quantity("perdoc", "perdoc_ms", CELL, converges=True),
+    # One sample per fork and cell: its slowest reopen.
+    "reopen_max_ms": Quantity("worst", "reopen_max_ms", CELL, converges=True),
 }
 
 
@@ -34,10 +36,11 @@ def check(dvupdate: dict[str, Any]) -> None:
                               "(ratios are taken against it)")
     # Every version listed, run at this scale or not: a method a later scale would meet is wrong now.
     for version, methods in dvupdate["methods"].items():
-        early = [m for m in methods if major(version) < layout.SINCE_MAJOR[m]]
-        if early:
-            raise ConfigError(f"config error at 'dvupdate.methods.{version}': Lucene {version} has no "
-                              f"{', '.join(early)} (soft updates came in 7.4; the overlay is built on 7+)")
+        for m in methods:
+            since = layout.SINCE.get(layout.kind(m))
+            if since and version_key(version) < version_key(since[0]):
+                raise ConfigError(f"config error at 'dvupdate.methods.{version}': Lucene {version} cannot run {m} "
+                                  f"({since[1]})")
     cells = {f"{c['rate']}-{c['interval']}" for c in dvupdate["grid"]["cells"]}
     for role, spec in dvupdate["corpora"].items():
         if (spec["text"] == "synthetic") != ("docs" in spec):

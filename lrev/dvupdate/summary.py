@@ -20,7 +20,8 @@ from lrev.tables import by_version, estimate_columns
 STUDY = "dvupdate"
 CELL = ["role", "rate_role", "interval_role"]
 #: The seed's columns per reopen, and what this study adds.
-METRICS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s", "behind", "heap_mb")
+METRICS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s", "achieved_per_s", "behind",
+           "heap_mb")
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,14 @@ class DvuResults:
     verify: pd.DataFrame
     warmup: pd.DataFrame
     manifests: dict[str, dict]
+
+    @property
+    def worst(self) -> pd.DataFrame:
+        """One row per fork and cell: its slowest measured reopen (``reopen_max_ms``), where a flush of a buffer
+        or a fold of stacked overlays shows, which a mean over reopens hides."""
+        keys = ["version", "contender", "round", "fork", *CELL]
+        return self.reopens.groupby(keys, as_index=False, sort=True).agg(reopen_max_ms=("reopen_ms", "max"),
+                                                                         stable=("stable", "first"))
 
     @property
     def versions(self) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ def measure(root: str, version: str, round: int, role: str, contender: str, job:
         jit_quiet_share=JIT_QUIET_SHARE, jit_settled_drop=JIT_SETTLED_DROP,
         index_threads=dvupdate["index_threads"], search_threads=dvupdate["search_threads"],
         queries=queries(layout.corpus_dir(root_, corpus)), top_n=dvupdate["top_n"],
-        overlay_budget_bytes=int(dvupdate["overlay_budget_kb"] * KIB),
+        ram_buffer_budget_bytes=int(dvupdate["ram_buffer_kb"] * KIB),
         # The same updates for every method and version of a round: the workload is the same, and so are
         # the values the correctness pass must find.
         seed=int(dvupdate["seed"]) * 1000 + round,

@@ -36,8 +36,8 @@ def build_solr_index(docs_tsv: Path, home: Path, batch: int) -> None:
 class Bench(bridge.JavaHandle):
     """``JoinBench``: one contender on an index, the correctness gate, the closed loop and the open-loop load."""
 
-    def __init__(self, index: Path, directory: str, contender: str, queries_tsv: Path):
-        super().__init__(_join("JoinBench")(str(index), directory, contender, str(queries_tsv)))
+    def __init__(self, index: Path, directory: str, contender: str, queries_tsv: Path, solr_caches: str):
+        super().__init__(_join("JoinBench")(str(index), directory, contender, str(queries_tsv), solr_caches))
         self.queries = int(self._java.queryCount())
 
     def gate(self, top_n: int) -> pd.DataFrame:

@@ -25,7 +25,15 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"{cold['fraction']:g} x the saturation rate for "
             f"{'; '.join(f'{v}: ' + ', '.join(cold['contenders'][v]) for v in sorted(cold['contenders'], key=version_key))} ({runs}); sweep on "
             f"{sweep['version']}: {', '.join(sweep['contenders'])} at "
-            f"{', '.join(str(k) for k in sweep['shares'])} parents per key; {p['rounds']} rounds; seed {p['seed']}")
+            f"{', '.join(str(k) for k in sweep['shares'])} parents per key; Solr caches: {solr_caches_text(p)}; "
+            f"{p['rounds']} rounds; seed {p['seed']}")
+
+
+def solr_caches_text(p: dict[str, Any]) -> str:
+    """Each Solr release's caches: name, class and size (filter and query-result caches off, as in the seed)."""
+    return "; ".join(f"{release} " + ", ".join(f"{name} {a['class']} ({a.get('size', 'default')})"
+                                              for name, a in caches.items())
+                     for release, caches in sorted(p.get("solr_caches", {}).items(), key=lambda kv: version_key(kv[0])))
 
 
 def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:

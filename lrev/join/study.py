@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Sequence
+from xml.sax.saxutils import escape
 
-from lrev.config import ConfigError, major
+from lrev.config import ConfigError, major, version_key
 from lrev.join import layout
 from lrev.studies import Quantity
 
@@ -54,7 +55,50 @@ def check_contenders(key: str, version: str, listed: list[str]) -> None:
                           f"paired with Lucene {version} (engine/studies/join/build.properties)")
 
 
+#: Solr's cache classes and the releases that have them: the LRU family until 8.x (deprecated in 8.4, removed in
+#: 9.0, SOLR-13817), CaffeineCache from 8.3 (SOLR-8241).
+CACHE_CLASSES = {"LRUCache": (None, "9.0.0"), "FastLRUCache": (None, "9.0.0"), "LFUCache": (None, "9.0.0"),
+                 "CaffeineCache": ("8.3.0", None)}
+#: Caches solrconfig.xml names by element; any other is a <cache name="...">.
+NAMED_ELEMENTS = ("filterCache", "queryResultCache", "documentCache", "fieldValueCache")
+
+
+def check_caches(join: dict[str, Any]) -> None:
+    """Every Solr release the config runs has its caches, and each cache's class exists in that release."""
+    for version in join["versions"]:
+        release = solr_release(version)
+        if release and any(c in layout.SOLR for c in join["contenders"].get(version, [])) \
+                and release not in join["solr_caches"]:
+            raise ConfigError(f"config error at 'join.solr_caches': nothing listed for Solr {release} (paired with "
+                              f"Lucene {version})")
+    for release, caches in join["solr_caches"].items():
+        for name, attributes in caches.items():
+            short = str(attributes["class"]).rsplit(".", 1)[-1]
+            if short not in CACHE_CLASSES:
+                raise ConfigError(f"config error at 'join.solr_caches.{release}.{name}': unknown cache class "
+                                  f"{attributes['class']} (one of {', '.join(CACHE_CLASSES)})")
+            since, until = CACHE_CLASSES[short]
+            if (since and version_key(release) < version_key(since)) or \
+                    (until and version_key(release) >= version_key(until)):
+                span = f"from {since}" if since else f"before {until}"
+                raise ConfigError(f"config error at 'join.solr_caches.{release}.{name}': Solr {release} has no "
+                                  f"{attributes['class']} (it exists {span})")
+
+
+def solr_caches(join: dict[str, Any], version: str) -> str:
+    """The <query> cache elements of the Solr release paired with Lucene ``version`` (solrconfig.xml syntax), or
+    '' when it has none."""
+    caches = join["solr_caches"].get(solr_release(version) or "", {})
+    elements = []
+    for name, attributes in caches.items():
+        attrs = " ".join(f'{k}="{escape(str(v))}"' for k, v in attributes.items())
+        elements.append(f"<{name} {attrs}/>" if name in NAMED_ELEMENTS else f'<cache name="{escape(name)}" {attrs}/>')
+    return "".join(elements)
+
+
+
 def check(join: dict[str, Any]) -> None:
+    check_caches(join)
     for version in join["versions"]:
         if version not in join["contenders"]:
             raise ConfigError(f"config error at 'join.contenders': nothing listed for Lucene {version}")

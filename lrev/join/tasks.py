@@ -15,7 +15,7 @@ import pandas as pd
 
 from lrev import load, pagecache
 from lrev.io import read_json
-from lrev.join import engine, layout
+from lrev.join import engine, layout, study
 
 #: The closed loop has converged once the JIT compilers were busy for at most this share of its last iterations
 #: (what the other studies' warm-ups allow); a load step in which they were busy for more was no steady state.
@@ -39,7 +39,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
     # The same query stream and arrival times for every contender and version of a round.
     seed = int(join["seed"]) * 1000 + round
     top_n, plan = join["top_n"], join["load"]
-    with engine.Bench(index, join["directory"], layout.contender(contender), queries) as bench:
+    with engine.Bench(index, join["directory"], layout.contender(contender), queries,
+                      study.solr_caches(join, version)) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, seed)
         capacity = os.cpu_count() * 1e9 / service_ns
         intervals: list[pd.DataFrame] = []
@@ -92,7 +93,8 @@ def sweep(root: str, version: str, round: int, contender: str, corpus: str, out:
     system = layout.system(contender)
     index = layout.index_dir(root_, version, system, corpus) / layout.OPENED[system]
     keys = read_json(layout.corpus_dir(root_, corpus) / "manifest.json")["join_keys"]
-    with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root_, corpus) / "queries.tsv") as bench:
+    with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root_, corpus) / "queries.tsv",
+                      study.solr_caches(join, version)) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, int(join["seed"]) * 1000 + round)
     row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
@@ -149,7 +151,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         resident = pagecache.resident_bytes([files])
         io_start, dev_start = pagecache.process_io(), pagecache.device_reads(files)
         with engine.Bench(index, run["directory"], layout.contender(contender),
-                          layout.corpus_dir(root) / "queries.tsv") as bench:
+                          layout.corpus_dir(root) / "queries.tsv", study.solr_caches(join, version)) as bench:
             io_open = pagecache.process_io()
             intervals, summary = bench.open_loop(join["top_n"], rate, run["workers"], settings["seconds"],
                                                  seed * 100 + 50 + i, out / f"cold-{i}.hlog",

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lucenerevisited.engine.harness.Table;
 
-/** Soft updates and the overlay (Lucene 7+): answers, final values, flushes, and a timed run. */
+/** Soft updates and the RAM buffer (Lucene 7+): answers, final values, flushes, and a timed run. */
 class NewerMethodsTest {
 
   @TempDir static Path dir;
@@ -27,20 +27,20 @@ class NewerMethodsTest {
     test = TestIndex.build(dir, 3_000, 150);
   }
 
-  private DvuSpec overlay(long budgetBytes) {
-    DvuSpec spec = test.spec("overlay");
-    spec.overlayBudgetBytes = budgetBytes;
+  private DvuSpec ramBuffer(long budgetBytes) {
+    DvuSpec spec = test.spec("ram-buffer");
+    spec.ramBufferBudgetBytes = budgetBytes;
     return spec;
   }
 
   @Test
-  void softAndOverlayAnswerAsBruteForceAndLeaveTheValuesOfTheOthers() throws Exception {
+  void softAndRamBufferAnswerAsBruteForceAndLeaveTheValuesOfTheOthers() throws Exception {
     Table reindex = Checks.verify(test.spec("reindex"));
     Table soft = Checks.verify(test.spec("soft"));
-    Table neverFlushed = Checks.verify(overlay(Long.MAX_VALUE));
-    // About 40 pending ids: some reopens flush, and later batches overlay the flushed values.
-    Table flushed = Checks.verify(overlay(40 * (Overlay.ENTRY_BYTES + 8)));
-    Table everyReopen = Checks.verify(overlay(0));
+    Table neverFlushed = Checks.verify(ramBuffer(Long.MAX_VALUE));
+    // About 40 pending ids: some reopens flush, and later batches shadow the flushed values.
+    Table flushed = Checks.verify(ramBuffer(40 * (RamBuffer.ENTRY_BYTES + 8)));
+    Table everyReopen = Checks.verify(ramBuffer(0));
     for (Table t : new Table[] {soft, neverFlushed, flushed, everyReopen}) {
       assertEquals(Checks.finalActual(reindex, "lastmod"), Checks.finalActual(t, "lastmod"));
     }
@@ -49,8 +49,8 @@ class NewerMethodsTest {
   }
 
   @Test
-  void theOverlayFlushesOnlyOverBudgetAndShowsPendingValues() throws Exception {
-    DvuSpec spec = overlay(3 * (Overlay.ENTRY_BYTES + 8));
+  void theRamBufferFlushesOnlyOverBudgetAndShowsPendingValues() throws Exception {
+    DvuSpec spec = ramBuffer(3 * (RamBuffer.ENTRY_BYTES + 8));
     try (DvuCorpus corpus = new DvuCorpus(test.docsTsv);
         UpdateSession session = new UpdateSession(spec, corpus)) {
       Reopener reopener = session.method.reopener();
@@ -60,7 +60,7 @@ class NewerMethodsTest {
       session.method.update().apply(3, 5);
       Reopener.Reopened within = reopener.reopen(reader);
       assertFalse(within.flushed());
-      assertEquals(2 * (Overlay.ENTRY_BYTES + 8), within.overlayBytes());
+      assertEquals(2 * (RamBuffer.ENTRY_BYTES + 8), within.ramBufferBytes());
       assertEquals(DvuSchema.value(3), lastmod(within.reader(), 5));
       assertEquals(DvuSchema.value(2), lastmod(within.reader(), 6));
       assertEquals(test.docs.get(7).lastmod(7), lastmod(within.reader(), 7));
@@ -70,12 +70,12 @@ class NewerMethodsTest {
       session.method.update().apply(5, 8);
       Reopener.Reopened over = reopener.reopen(within.reader());
       assertTrue(over.flushed());
-      assertEquals(4 * (Overlay.ENTRY_BYTES + 8), over.overlayBytes());
+      assertEquals(4 * (RamBuffer.ENTRY_BYTES + 8), over.ramBufferBytes());
       assertEquals(DvuSchema.value(3), lastmod(over.reader(), 5));
       assertEquals(DvuSchema.value(5), lastmod(over.reader(), 8));
       Reopener.Reopened after = reopener.reopen(over.reader());
       assertNull(after.reader());
-      assertEquals(0, after.overlayBytes());
+      assertEquals(0, after.ramBufferBytes());
       // The replaced readers stay usable until released: wrappers share the base by reference.
       assertEquals(DvuSchema.value(3), lastmod(within.reader(), 5));
       reader.decRef();
@@ -104,13 +104,13 @@ class NewerMethodsTest {
   }
 
   @Test
-  void timedRunsOfSoftAndOverlayCountTheirUpdatesAndRollBack() throws Exception {
+  void timedRunsOfSoftAndRamBufferCountTheirUpdatesAndRollBack() throws Exception {
     Checks.run(test, test.spec("soft"));
-    Table rows = Checks.run(test, overlay(20 * (Overlay.ENTRY_BYTES + 8)));
+    Table rows = Checks.run(test, ramBuffer(20 * (RamBuffer.ENTRY_BYTES + 8)));
     long flushes = 0;
     for (long f : rows.longs("flushed")) {
       flushes += f;
     }
-    assertTrue(flushes > 0, "the overlay never flushed");
+    assertTrue(flushes > 0, "the RAM buffer never flushed");
   }
 }

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import org.apache.lucene.index.NumericDocValues;
 
 /**
- * The overlay's values in one leaf: docIDs ascending, each with the value that replaces the
- * segment's own. Filled while the overlay resolves its ids, then sorted once.
+ * The RAM buffer's values in one leaf: docIDs ascending, each with the value that replaces the
+ * segment's own. Filled while the RAM buffer resolves its ids, then sorted once.
  */
 final class LeafUpdates {
 
@@ -52,7 +52,7 @@ final class LeafUpdates {
   }
 
   /**
-   * The base iterator, positioned as it is: only the value of a document with an overlay entry
+   * The base iterator, positioned as it is: only the value of a document with a RAM-buffer entry
    * differs. DocValues iterators only move forward, so one cursor finds each document's entry.
    */
   private static final class Overlaid extends NumericDocValues {

@@ -18,7 +18,7 @@ class OrdinalsRefusedTest {
     assertArrayEquals(new String[] {"block", "terms", "scan"}, Contenders.lucene());
     TestCorpus corpus = TestCorpus.build(dir, 1);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new JoinBench(corpus.index.toString(), "mmap", "ordinals", corpus.queriesTsv().toString()));
+        () -> new JoinBench(corpus.index.toString(), "mmap", "ordinals", corpus.queriesTsv().toString(), ""));
     assertTrue(e.getMessage().contains("'ordinals'") && e.getMessage().contains("4.10.4"), e.getMessage());
   }
 }

@@ -17,10 +17,10 @@ class OrdinalsAvailableTest {
   void ordinalsOpensAndTimesItsOrdinalMap() throws Exception {
     assertArrayEquals(new String[] {"block", "terms", "ordinals", "scan"}, Contenders.lucene());
     TestCorpus corpus = TestCorpus.build(dir, 1);
-    try (JoinBench bench = new JoinBench(corpus.index.toString(), "mmap", "ordinals", corpus.queriesTsv().toString())) {
+    try (JoinBench bench = new JoinBench(corpus.index.toString(), "mmap", "ordinals", corpus.queriesTsv().toString(), "")) {
       assertTrue(bench.ordinalMapMillis() >= 0);
     }
-    try (JoinBench bench = new JoinBench(corpus.index.toString(), "mmap", "scan", corpus.queriesTsv().toString())) {
+    try (JoinBench bench = new JoinBench(corpus.index.toString(), "mmap", "scan", corpus.queriesTsv().toString(), "")) {
       assertEquals(-1L, bench.ordinalMapMillis());
     }
   }

@@ -29,7 +29,7 @@ public final class DvuBench implements Closeable {
   /**
    * Runs every combination, warm-up then {@code spec.measureMillis}; one row per reopen (see
    * {@link TimedRun}): combo, rate, interval_ms, reopen, t_ms, late_ns, reopen_ns, changed, updates,
-   * update_ns, due, done, max_lag_ns, queries, elapsed_ns, fell_behind, heap_bytes, overlay_bytes, flushed,
+   * update_ns, due, done, max_lag_ns, queries, elapsed_ns, fell_behind, heap_bytes, ram_buffer_bytes, flushed,
    * segments, warmup (1 for a reopen that started during the warm-up), stable (the warm-up ended with the
    * JIT quiet or steady, not at its maximum, and the JIT compiled for at most {@code jitQuietShare} of the
    * measured window), warmup_ms (when it ended; -1 while it had not), jit_ms and gc_ms (the JIT compilers'

@@ -8,7 +8,7 @@ public final class DvuSpec {
   /** A scratch copy of a {@link DvuIndexer} index; every combination rolls back to its commit. */
   public String indexPath;
   public String docsTsv;
-  /** reindex, numeric, binary, soft (Lucene 7.4+) or overlay (Lucene 7+). */
+  /** reindex, numeric, binary, soft (7.4+), ram-buffer (7+) or overlays-N (10.6+): see {@link Methods}. */
   public String method;
   /** The id field's postings format (SPI name) the index was built with; empty for the default. */
   public String idFormat;
@@ -34,8 +34,8 @@ public final class DvuSpec {
   /** Terms of the body field, searched in turn. */
   public String[] queries;
   public int topN;
-  /** The overlay flushes its pending updates into Lucene once their estimated RAM exceeds this. */
-  public long overlayBudgetBytes;
+  /** The RAM buffer flushes its pending updates into Lucene once their estimated RAM exceeds this. */
+  public long ramBufferBudgetBytes;
   public long seed;
   /** Verification: this many updates, in this many batches, each followed by a reopen and checks. */
   public int verifyUpdates;

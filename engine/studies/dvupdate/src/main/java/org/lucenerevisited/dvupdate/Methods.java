@@ -6,12 +6,15 @@ import org.apache.lucene.index.IndexWriterConfig;
 
 /**
  * The study's update methods by name: reindex, numeric and binary on every version; soft (soft
- * deletes, Lucene 7.4+) and overlay (in-memory numeric updates, Lucene 7+), which an older version
- * refuses with an IllegalArgumentException naming the method and the version.
+ * deletes, Lucene 7.4+) and ram-buffer (the seed's in-memory numeric updates, Lucene 7+); and
+ * overlays-N, numeric updates with Lucene's own DocValues overlays, at most N per field (10.6+, see
+ * {@link DocValuesOverlays}). An older version refuses a method with an IllegalArgumentException
+ * naming the method and the version.
  */
 final class Methods {
 
-  static final List<String> NAMES = List.of("reindex", "numeric", "binary", "soft", "overlay");
+  static final List<String> NAMES = List.of("reindex", "numeric", "binary", "soft", "ram-buffer");
+  private static final String OVERLAYS = "overlays-";
 
   /** A method: how it updates, and how its searchers see the updates. */
   record Method(Update update, Reopener reopener) {}
@@ -21,38 +24,56 @@ final class Methods {
   /** The writer config of {@code method}: the indexer's analyzer and id codec, Lucene's defaults else. */
   static IndexWriterConfig config(String method, String idFormat) {
     IndexWriterConfig config = Analysis.writerConfig().setCodec(DvuSchema.codec(idFormat));
-    return switch (check(method)) {
+    int overlays = overlays(method);
+    if (overlays > 0) {
+      return DocValuesOverlays.configure(config, overlays);
+    }
+    return switch (method) {
       case "soft" -> SoftUpdate.configure(config);
-      case "overlay" -> Overlay.configure(config);
+      case "ram-buffer" -> RamBuffer.configure(config);
       default -> config;
     };
   }
 
   /** {@code method} on a writer opened with {@link #config}. */
-  static Method open(String method, IndexWriter writer, DvuCorpus corpus, long overlayBudgetBytes) {
-    return switch (check(method)) {
+  static Method open(String method, IndexWriter writer, DvuCorpus corpus, long ramBufferBudgetBytes) {
+    if (overlays(method) > 0) {
+      return new Method(new NumericUpdate(writer, corpus), new NrtReopener(writer));
+    }
+    return switch (method) {
       case "reindex" -> new Method(new Reindex(writer, corpus), new NrtReopener(writer));
       case "numeric" -> new Method(new NumericUpdate(writer, corpus), new NrtReopener(writer));
       case "binary" -> new Method(new BinaryUpdate(writer, corpus), new NrtReopener(writer));
       case "soft" -> new Method(SoftUpdate.open(writer, corpus), new NrtReopener(writer));
-      default -> Overlay.open(writer, corpus, overlayBudgetBytes);
+      default -> RamBuffer.open(writer, corpus, ramBufferBudgetBytes);
     };
   }
 
   /** Whether {@code method}'s updates change lastmod (else it keeps its indexed value). */
   static boolean setsLastmod(String method) {
-    return !check(method).equals("binary");
+    return overlays(method) > 0 || !method.equals("binary");
   }
 
   /** Whether {@code method}'s updates change title_dv. */
   static boolean setsTitle(String method) {
-    return List.of("reindex", "binary", "soft").contains(check(method));
+    return overlays(method) == 0 && List.of("reindex", "binary", "soft").contains(method);
   }
 
-  private static String check(String method) {
-    if (!NAMES.contains(method)) {
-      throw new IllegalArgumentException("no update method '" + method + "'; methods: " + NAMES);
+  /** N of overlays-N; 0 for the other methods. Throws for a name that is no method. */
+  static int overlays(String method) {
+    if (method.startsWith(OVERLAYS)) {
+      try {
+        int n = Integer.parseInt(method.substring(OVERLAYS.length()));
+        if (n > 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // falls through to the error below
+      }
+    } else if (NAMES.contains(method)) {
+      return 0;
     }
-    return method;
+    throw new IllegalArgumentException("no update method '" + method + "'; methods: " + NAMES
+        + " and " + OVERLAYS + "N for N >= 1");
   }
 }

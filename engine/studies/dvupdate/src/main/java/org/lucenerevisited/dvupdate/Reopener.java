@@ -7,10 +7,10 @@ import org.apache.lucene.index.IndexReader;
 interface Reopener {
 
   /**
-   * What a reopen did: the new reader (null if nothing changed); for the overlay, its pending
+   * What a reopen did: the new reader (null if nothing changed); for the RAM buffer, its pending
    * updates' estimated RAM when the reopen started, which decides a flush, and whether it flushed.
    */
-  record Reopened(IndexReader reader, long overlayBytes, boolean flushed) {}
+  record Reopened(IndexReader reader, long ramBufferBytes, boolean flushed) {}
 
   /** The first reader; the caller owns one reference. */
   IndexReader open() throws IOException;

@@ -44,7 +44,7 @@ final class TimedRun {
   private static final LongSupplier GC = JvmCounters.gcMillis();
   private static final List<String> COLUMNS = List.of("combo", "rate", "interval_ms", "reopen", "t_ms", "late_ns",
       "reopen_ns", "changed", "updates", "update_ns", "due", "done", "max_lag_ns", "queries", "elapsed_ns",
-      "fell_behind", "heap_bytes", "overlay_bytes", "flushed", "segments", "warmup", "stable", "warmup_ms", "jit_ms",
+      "fell_behind", "heap_bytes", "ram_buffer_bytes", "flushed", "segments", "warmup", "stable", "warmup_ms", "jit_ms",
       "gc_ms");
   private static final int WARMUP = COLUMNS.indexOf("warmup");
   private static final int STABLE = COLUMNS.indexOf("stable");
@@ -271,7 +271,7 @@ final class TimedRun {
           start - scheduled, reopenNanos, reopened.reader() != null ? 1L : 0L, doneNow - previousDone,
           nanosNow - previousNanos, dueBy(start), doneNow, lag, queriesNow - previousQueries,
           start - previousStart, previousEnd > scheduled ? 1L : 0L, MEMORY.getHeapMemoryUsage().getUsed(),
-          reopened.overlayBytes(), reopened.flushed() ? 1L : 0L, (long) slot.reader().leaves().size(),
+          reopened.ramBufferBytes(), reopened.flushed() ? 1L : 0L, (long) slot.reader().leaves().size(),
           warmingUp ? 1L : 0L, warmup.stable() ? 1L : 0L,
           warmedAt == Long.MAX_VALUE ? -1L : (warmedAt - t0) / MILLI, jitNow - previousJit, gcNow - previousGc});
       previousStart = start;

@@ -33,7 +33,7 @@ final class UpdateSession implements Closeable {
       directory.close();
       throw e;
     }
-    method = Methods.open(spec.method, writer, corpus, spec.overlayBudgetBytes);
+    method = Methods.open(spec.method, writer, corpus, spec.ramBufferBudgetBytes);
     rows = corpus.rows();
   }
 

@@ -41,7 +41,7 @@ class DvuBenchTest {
   @Test
   void timedRunsCountTheirUpdatesAndRollBack() throws Exception {
     Table rows = Checks.run(test, test.spec("reindex"));
-    assertEquals(0L, rows.get("overlay_bytes", 0));
+    assertEquals(0L, rows.get("ram_buffer_bytes", 0));
     Checks.run(test, test.spec("numeric"));
   }
 

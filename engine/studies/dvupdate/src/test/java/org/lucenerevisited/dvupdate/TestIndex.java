@@ -78,7 +78,7 @@ final class TestIndex {
     spec.searchThreads = 1;
     spec.queries = QUERIES;
     spec.topN = 10;
-    spec.overlayBudgetBytes = Long.MAX_VALUE;
+    spec.ramBufferBudgetBytes = Long.MAX_VALUE;
     spec.seed = 7;
     spec.verifyUpdates = 240;
     spec.verifyReopens = 6;

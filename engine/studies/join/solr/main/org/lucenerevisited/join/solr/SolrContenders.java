@@ -30,7 +30,8 @@ public final class SolrContenders {
     if (home.index().toFile().exists()) {
       throw new IllegalArgumentException("a Solr index already exists at " + home.index());
     }
-    try (SolrNode node = SolrNode.start(home, "mmap")) {
+    // Indexing reads nothing back: no caches.
+    try (SolrNode node = SolrNode.start(home, "mmap", "")) {
       SolrIndexer.index(docsTsv, node, batch);
     }
   }
@@ -38,9 +39,11 @@ public final class SolrContenders {
   /**
    * A contender ({@code solr-parent}, {@code solr-join}, {@code solr-join-none} from 7.x,
    * {@code solr-topdv} from 8.6) on the Solr index {@link #index} wrote at {@code solrIndex}, its core
-   * reading through {@code directory}: {@code mmap} or {@code nio}.
+   * reading through {@code directory} ({@code mmap} or {@code nio}) with the {@code <query>} cache
+   * elements {@code caches}.
    */
-  public static JoinContender open(String name, Path solrIndex, String directory) throws IOException {
+  public static JoinContender open(String name, Path solrIndex, String directory, String caches)
+      throws IOException {
     SolrJoin join = SolrJoin.named(name);
     SolrHome.directoryFactory(directory);
     Path key = solrIndex.toAbsolutePath().normalize();
@@ -51,11 +54,11 @@ public final class SolrContenders {
         if (!home.index().toFile().isDirectory()) {
           throw new IllegalArgumentException("no Solr index at " + home.index() + " (SolrContenders.index writes one)");
         }
-        shared = new Shared(SolrNode.start(home, directory), directory);
+        shared = new Shared(SolrNode.start(home, directory, caches), directory + caches);
         OPEN.put(key, shared);
-      } else if (!shared.directory.equals(directory)) {
-        throw new IllegalStateException("the Solr core on " + key + " is open with directory " + shared.directory
-            + "; close its contenders before opening it with " + directory);
+      } else if (!shared.setup.equals(directory + caches)) {
+        throw new IllegalStateException("the Solr core on " + key + " is open with another directory or caches; "
+            + "close its contenders before opening it with " + directory);
       }
       shared.holders++;
       return new SolrJoinContender(shared.node, join, () -> release(key));
@@ -74,12 +77,13 @@ public final class SolrContenders {
 
   private static final class Shared {
     final SolrNode node;
-    final String directory;
+    /** The directory kind and caches the core was started with. */
+    final String setup;
     int holders;
 
-    Shared(SolrNode node, String directory) {
+    Shared(SolrNode node, String setup) {
       this.node = node;
-      this.directory = directory;
+      this.setup = setup;
     }
   }
 }

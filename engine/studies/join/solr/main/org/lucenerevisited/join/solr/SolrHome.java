@@ -17,8 +17,9 @@ import org.apache.lucene.util.Version;
  * block join reads), DocValues on {@code join_id} and {@code join_key} (the score= and topLevelDV joins
  * read them), and an {@code acl} type that answers ranges on this release: a trie int on 4.x (points
  * came with 6.x), an int point field since. Similarity stays the release's default (TF-IDF on 4.x, BM25
- * since 6.x), as on the Lucene side. As in the seed, the filter and query-result caches are off (not
- * configured) and the document cache is on; no update log and no auto-commit, as for a read-only index.
+ * since 6.x), as on the Lucene side. Its {@code <query>} caches are given by the caller (the config's
+ * {@code join.solr_caches}: the release's stock caches minus the filter and query-result caches, which the
+ * seed turned off); no update log and no auto-commit, as for a read-only index.
  */
 public final class SolrHome {
 
@@ -39,8 +40,11 @@ public final class SolrHome {
     return root.resolve("data").resolve("index");
   }
 
-  /** Writes (or rewrites) the home's configuration; {@code directory} is {@code mmap} or {@code nio}. */
-  public void write(String directory) throws IOException {
+  /**
+   * Writes (or rewrites) the home's configuration; {@code directory} is {@code mmap} or {@code nio},
+   * {@code caches} the cache elements of {@code <query>} (solrconfig.xml syntax; empty for none).
+   */
+  public void write(String directory, String caches) throws IOException {
     Path core = root.resolve(CORE);
     Files.createDirectories(core.resolve("conf"));
     Files.createDirectories(root.resolve("data"));
@@ -48,7 +52,7 @@ public final class SolrHome {
     write(root.resolve("solr.xml"), "<solr/>\n");
     write(core.resolve("core.properties"), "name=" + CORE + "\ndataDir=" + root.resolve("data").toAbsolutePath() + "\n");
     write(core.resolve("conf").resolve("schema.xml"), schema());
-    write(core.resolve("conf").resolve("solrconfig.xml"), solrconfig(directoryFactory(directory)));
+    write(core.resolve("conf").resolve("solrconfig.xml"), solrconfig(directoryFactory(directory), caches));
   }
 
   /** The solrconfig.xml element of {@code directory}, {@code mmap} or {@code nio}. */
@@ -90,9 +94,7 @@ public final class SolrHome {
         """.formatted(points ? "1.6" : "1.5", intType);
   }
 
-  private static String solrconfig(String directoryFactory) {
-    // LRUCache is gone in 9.x; CaffeineCache exists since 8.3.
-    String cache = SolrRelease.atLeast(8, 3) ? "solr.CaffeineCache" : "solr.LRUCache";
+  private static String solrconfig(String directoryFactory, String caches) {
     return """
         <?xml version="1.0" encoding="UTF-8"?>
         <config>
@@ -102,11 +104,11 @@ public final class SolrHome {
           <indexConfig><lockType>native</lockType><useCompoundFile>false</useCompoundFile></indexConfig>
           <updateHandler class="solr.DirectUpdateHandler2"/>
           <query>
-            <documentCache class="%s" size="512" initialSize="512" autowarmCount="0"/>
+            %s
           </query>
           <requestHandler name="/select" class="solr.SearchHandler"/>
         </config>
-        """.formatted(Version.LATEST, directoryFactory, cache);
+        """.formatted(Version.LATEST, directoryFactory, caches);
   }
 
   private static void write(Path file, String text) throws IOException {

@@ -26,9 +26,12 @@ final class SolrNode implements Closeable {
     this.server = new EmbeddedSolrServer(container, SolrHome.CORE);
   }
 
-  /** Writes the home's configuration for {@code directory} ({@code mmap} or {@code nio}) and starts it. */
-  static SolrNode start(SolrHome home, String directory) throws IOException {
-    home.write(directory);
+  /**
+   * Writes the home's configuration for {@code directory} ({@code mmap} or {@code nio}) and
+   * {@code caches} ({@link SolrHome#write}) and starts it.
+   */
+  static SolrNode start(SolrHome home, String directory, String caches) throws IOException {
+    home.write(directory, caches);
     CoreContainer container = CoreContainers.load(home.root());
     // A core that fails to start leaves the container up without it: surface why.
     Map<String, CoreContainer.CoreLoadFailure> failures = container.getCoreInitFailures();

@@ -45,8 +45,20 @@ class SolrContendersTest {
       new JoinQuery(new String[] {"omega"}, 0, 100),
       new JoinQuery(new String[] {"alpha", "beta"}, 0, 100));
 
+  /**
+   * The stock caches of the release on the classpath minus the filter and query-result caches, as the
+   * config's join.solr_caches gives them: CaffeineCache from 8.3 on (the only one in 9.x), LRUCache before.
+   */
+  static final String STOCK = stockCaches(SolrRelease.atLeast(8, 3) ? "solr.CaffeineCache" : "solr.LRUCache");
+
   @TempDir static Path dir;
   private static Path index;
+
+  private static String stockCaches(String cacheClass) {
+    return "<documentCache class=\"" + cacheClass + "\" size=\"512\" initialSize=\"512\" autowarmCount=\"0\"/>"
+        + "<cache name=\"perSegFilter\" class=\"" + cacheClass + "\" size=\"10\" initialSize=\"0\" autowarmCount=\"10\""
+        + " regenerator=\"solr.NoOpRegenerator\"/>";
+  }
 
   @BeforeAll
   static void indexCorpus() throws IOException {
@@ -65,7 +77,10 @@ class SolrContendersTest {
   void everyContenderMatchesTheBruteForce() throws IOException {
     assertTrue(contenders().containsAll(List.of("solr-parent", "solr-join")));
     for (String name : contenders()) {
-      try (JoinContender contender = SolrContenders.open(name, index, "mmap")) {
+      try (JoinContender contender = SolrContenders.open(name, index, "mmap", STOCK)) {
+        // The core started on a solrconfig.xml with the given caches (Solr refuses a class it lacks).
+        String config = Files.readString(index.resolve(SolrHome.CORE).resolve("conf").resolve("solrconfig.xml"));
+        assertTrue(config.contains("<cache name=\"perSegFilter\"") && !config.contains("filterCache"), config);
         for (JoinQuery query : QUERIES) {
           String[] expected = matches(query, name.equals("solr-parent"));
           Answer answer = contender.answer(query, 10);
@@ -79,7 +94,7 @@ class SolrContendersTest {
   @Test
   void topHitsComeInScoreOrderThenIndexOrder() throws IOException {
     for (String name : contenders()) {
-      try (JoinContender contender = SolrContenders.open(name, index, "mmap")) {
+      try (JoinContender contender = SolrContenders.open(name, index, "mmap", STOCK)) {
         for (JoinQuery query : QUERIES.stream().filter(q -> q.terms().length == 1).toList()) {
           String[] byScore = byTermCount(query, name.equals("solr-parent"));
           assertArrayEquals(byScore, contender.answer(query, 10).top(), name + " on " + query);
@@ -95,9 +110,9 @@ class SolrContendersTest {
     List<JoinContender> open = new ArrayList<>();
     try {
       for (String name : contenders()) {
-        open.add(SolrContenders.open(name, index, "nio"));
+        open.add(SolrContenders.open(name, index, "nio", STOCK));
       }
-      assertThrows(IllegalStateException.class, () -> SolrContenders.open("solr-join", index, "mmap"));
+      assertThrows(IllegalStateException.class, () -> SolrContenders.open("solr-join", index, "mmap", STOCK));
       for (int i = 0; i < open.size(); i++) {
         boolean block = contenders().get(i).equals("solr-parent");
         assertArrayEquals(matches(QUERIES.get(0), block), open.get(i).answer(QUERIES.get(0), 10).parents());
@@ -112,18 +127,18 @@ class SolrContendersTest {
   @Test
   void unknownOrMissingContendersAreRefusedByName() {
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-        () -> SolrContenders.open("solr-nope", index, "mmap"));
+        () -> SolrContenders.open("solr-nope", index, "mmap", STOCK));
     assertTrue(unknown.getMessage().contains("solr-nope") && unknown.getMessage().contains(SolrRelease.VERSION),
         unknown.getMessage());
     for (SolrJoin join : SolrJoin.values()) {
       if (!join.inThisRelease()) {
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-            () -> SolrContenders.open(join.contender, index, "mmap"));
+            () -> SolrContenders.open(join.contender, index, "mmap", STOCK));
         assertTrue(missing.getMessage().contains(join.contender) && missing.getMessage().contains(SolrRelease.VERSION),
             missing.getMessage());
       }
     }
-    assertThrows(IllegalArgumentException.class, () -> SolrContenders.open("solr-join", index, "ram"));
+    assertThrows(IllegalArgumentException.class, () -> SolrContenders.open("solr-join", index, "ram", STOCK));
   }
 
   @Test

@@ -43,11 +43,13 @@ public final class Contenders {
   /**
    * Contender {@code name} on the index at {@code index}, opened through a directory of kind
    * {@code directory} ({@link IndexDirectories}); closing the contender closes what it opened. For a
-   * {@code solr-} name, {@code index} is the Solr index.
+   * {@code solr-} name, {@code index} is the Solr index and {@code solrCaches} its core's {@code <query>}
+   * cache elements (unused by the Lucene contenders).
    */
-  public static JoinContender open(String name, Path index, String directory) throws IOException {
+  public static JoinContender open(String name, Path index, String directory, String solrCaches)
+      throws IOException {
     if (name.startsWith(SOLR_PREFIX)) {
-      return solr(name, index, directory);
+      return solr(name, index, directory, solrCaches);
     }
     check(name);
     Directory dir = IndexDirectories.open(index, directory);
@@ -89,18 +91,19 @@ public final class Contenders {
     };
   }
 
-  private static JoinContender solr(String name, Path index, String directory) throws IOException {
+  private static JoinContender solr(String name, Path index, String directory, String caches)
+      throws IOException {
     Method open;
     try {
-      open = Class.forName(SOLR_FACTORY).getMethod("open", String.class, Path.class, String.class);
+      open = Class.forName(SOLR_FACTORY).getMethod("open", String.class, Path.class, String.class, String.class);
     } catch (ClassNotFoundException e) {
       throw new IllegalArgumentException("join contender '" + name + "' needs Solr, but this engine for Lucene "
           + Version.LATEST + " was built without Solr (no " + SOLR_FACTORY + ")", e);
     } catch (NoSuchMethodException e) {
-      throw new IllegalStateException(SOLR_FACTORY + " has no static open(String, Path, String)", e);
+      throw new IllegalStateException(SOLR_FACTORY + " has no static open(String, Path, String, String)", e);
     }
     try {
-      return (JoinContender) open.invoke(null, name, index, directory);
+      return (JoinContender) open.invoke(null, name, index, directory, caches);
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {

@@ -22,12 +22,14 @@ public final class JoinBench implements Closeable {
 
   /**
    * Opens {@code contender} on {@code index} (the Solr index for a {@code solr-} contender) through a
-   * {@code directory} of kind mmap or nio, with the queries of {@code queriesTsv}.
+   * {@code directory} of kind mmap or nio, with the queries of {@code queriesTsv}; a Solr core gets the
+   * {@code <query>} cache elements {@code solrCaches}.
    */
-  public JoinBench(String index, String directory, String contender, String queriesTsv) throws IOException {
+  public JoinBench(String index, String directory, String contender, String queriesTsv, String solrCaches)
+      throws IOException {
     List<JoinQuery> read = JoinCorpus.queries(Path.of(queriesTsv));
     this.queries = read.toArray(new JoinQuery[0]);
-    this.contender = Contenders.open(contender, Path.of(index), directory);
+    this.contender = Contenders.open(contender, Path.of(index), directory, solrCaches);
   }
 
   public int queryCount() {

@@ -84,7 +84,7 @@ class JoinContendersTest {
     Table first = null;
     for (String name : Contenders.lucene()) {
       for (String kind : new String[] {IndexDirectories.MMAP, IndexDirectories.NIO}) {
-        try (JoinBench bench = new JoinBench(corpus.index.toString(), kind, name, corpus.queriesTsv().toString())) {
+        try (JoinBench bench = new JoinBench(corpus.index.toString(), kind, name, corpus.queriesTsv().toString(), "")) {
           Table gate = bench.gate(TOP);
           assertEquals(TestCorpus.QUERIES.length, gate.rowCount());
           assertEquals(name.equals("ordinals") ? bench.ordinalMapMillis() : -1L, bench.ordinalMapMillis());
@@ -113,7 +113,7 @@ class JoinContendersTest {
     assumeFalse(solrIsPresent(), "this engine was built with Solr");
     TestCorpus corpus = TestCorpus.build(dir, 1);
     IllegalArgumentException solr = assertThrows(IllegalArgumentException.class,
-        () -> new JoinBench(corpus.index.toString(), "mmap", "solr-join", corpus.queriesTsv().toString()));
+        () -> new JoinBench(corpus.index.toString(), "mmap", "solr-join", corpus.queriesTsv().toString(), ""));
     assertTrue(solr.getMessage().contains("'solr-join'") && solr.getMessage().contains("without Solr"), solr.getMessage());
   }
 
@@ -132,13 +132,13 @@ class JoinContendersTest {
     String index = corpus.index.toString();
     String queries = corpus.queriesTsv().toString();
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-        () -> new JoinBench(index, "mmap", "hash", queries));
+        () -> new JoinBench(index, "mmap", "hash", queries, ""));
     assertTrue(unknown.getMessage().contains("'hash'") && unknown.getMessage().contains(Version.LATEST.toString()),
         unknown.getMessage());
     IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
-        () -> new JoinBench(index, "simple", "block", queries));
+        () -> new JoinBench(index, "simple", "block", queries, ""));
     assertTrue(kind.getMessage().contains("'simple'"), kind.getMessage());
-    try (JoinBench bench = new JoinBench(index, "mmap", "block", queries)) {
+    try (JoinBench bench = new JoinBench(index, "mmap", "block", queries, "")) {
       assertThrows(IllegalArgumentException.class, () -> bench.gate(0));
     }
   }

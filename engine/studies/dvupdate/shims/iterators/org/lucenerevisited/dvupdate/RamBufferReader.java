@@ -9,27 +9,27 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
 
 /**
- * A base NRT reader seen through the overlay: each leaf's lastmod iterator returns the overlay's
+ * A base NRT reader seen through the RAM buffer: each leaf's lastmod iterator returns the buffer's
  * value for a document that has one. Several wrappers share a base when a reopen found no new
  * segments, so each holds a reference of its own and gives it back on close ({@code close()} of a
  * shared base would do nothing after the first). Its leaves have no cache helpers: their values are
  * not the segment's.
  */
-final class OverlayReader extends FilterDirectoryReader {
+final class RamBufferReader extends FilterDirectoryReader {
 
   /** Wraps {@code base}, taking over the caller's reference to it; {@code updates} by base leaf. */
-  OverlayReader(DirectoryReader base, Map<LeafReader, LeafUpdates> updates) throws IOException {
+  RamBufferReader(DirectoryReader base, Map<LeafReader, LeafUpdates> updates) throws IOException {
     super(base, new SubReaderWrapper() {
       @Override
       public LeafReader wrap(LeafReader leaf) {
-        return new OverlayLeaf(leaf, updates.get(leaf));
+        return new BufferedLeaf(leaf, updates.get(leaf));
       }
     });
   }
 
   @Override
   protected DirectoryReader doWrapDirectoryReader(DirectoryReader in) {
-    throw new UnsupportedOperationException("an overlay reader is reopened by Overlay.reopen");
+    throw new UnsupportedOperationException("a RAM-buffer reader is reopened by RamBuffer.reopen");
   }
 
   @Override
@@ -42,11 +42,11 @@ final class OverlayReader extends FilterDirectoryReader {
     in.decRef();
   }
 
-  private static final class OverlayLeaf extends FilterLeafReader {
+  private static final class BufferedLeaf extends FilterLeafReader {
     /** Null when no pending update is in this leaf. */
     private final LeafUpdates updates;
 
-    OverlayLeaf(LeafReader in, LeafUpdates updates) {
+    BufferedLeaf(LeafReader in, LeafUpdates updates) {
       super(in);
       this.updates = updates;
     }

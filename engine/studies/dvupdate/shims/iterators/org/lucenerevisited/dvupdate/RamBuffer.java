@@ -30,10 +30,10 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  *
  * <p>A reopen within budget reopens the base reader (keeping the old one if nothing changed) and
  * wraps it with the pending values, each id resolved to its live document through the id field's
- * terms: that resolution, which grows with the pending updates, is the overlay's reopen cost.
+ * terms: that resolution, which grows with the pending updates, is the RAM buffer's reopen cost.
  * Searches see the updates resolved at the last reopen, as NRT searches see Lucene's.
  */
-final class Overlay implements Update, Reopener {
+final class RamBuffer implements Update, Reopener {
 
   /**
    * Estimated heap of one pending id, on a 64-bit JVM with compressed oops: its ConcurrentHashMap
@@ -59,20 +59,20 @@ final class Overlay implements Update, Reopener {
   private final AtomicLong applied = new AtomicLong();
   private long shown;
 
-  private Overlay(IndexWriter writer, DvuCorpus corpus, long budgetBytes) {
+  private RamBuffer(IndexWriter writer, DvuCorpus corpus, long budgetBytes) {
     this.writer = writer;
     this.corpus = corpus;
     this.budgetBytes = budgetBytes;
   }
 
-  /** The overlay's updates reach the writer as plain numeric DocValues updates: its config stays. */
+  /** The RAM buffer's updates reach the writer as plain numeric DocValues updates: its config stays. */
   static IndexWriterConfig configure(IndexWriterConfig config) {
     return config;
   }
 
   static Methods.Method open(IndexWriter writer, DvuCorpus corpus, long budgetBytes) {
-    Overlay overlay = new Overlay(writer, corpus, budgetBytes);
-    return new Methods.Method(overlay, overlay);
+    RamBuffer buffer = new RamBuffer(writer, corpus, budgetBytes);
+    return new Methods.Method(buffer, buffer);
   }
 
   @Override
@@ -93,13 +93,13 @@ final class Overlay implements Update, Reopener {
   @Override
   public IndexReader open() throws IOException {
     DirectoryReader base = LuceneShim.INSTANCE.openNrtReader(writer);
-    return new OverlayReader(base, resolve(base, pending.values));
+    return new RamBufferReader(base, resolve(base, pending.values));
   }
 
-  /** {@code current} must be a reader this overlay returned. */
+  /** {@code current} must be a reader this buffer returned. */
   @Override
   public Reopened reopen(IndexReader current) throws IOException {
-    DirectoryReader base = ((OverlayReader) current).getDelegate();
+    DirectoryReader base = ((RamBufferReader) current).getDelegate();
     Pending flushing = pending;
     long bytes = flushing.bytes.get();
     boolean flush = bytes > budgetBytes;
@@ -125,7 +125,7 @@ final class Overlay implements Update, Reopener {
       next = base;
     }
     shown = seen;
-    return new Reopened(new OverlayReader(next, resolve(next, pending.values)), bytes, flush);
+    return new Reopened(new RamBufferReader(next, resolve(next, pending.values)), bytes, flush);
   }
 
   /** Each pending id's live document, by leaf; an id with no live document is skipped. */

@@ -5,12 +5,12 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.util.Version;
 
 /**
- * The overlay wraps each leaf's DocValues iterator (Lucene 7 and later); Lucene 4's random-access
+ * The RAM buffer wraps each leaf's DocValues iterator (Lucene 7 and later); Lucene 4's random-access
  * DocValues are not wrapped here: this version refuses the method.
  */
-final class Overlay {
+final class RamBuffer {
 
-  private Overlay() {}
+  private RamBuffer() {}
 
   static IndexWriterConfig configure(IndexWriterConfig config) {
     throw unsupported();
@@ -21,7 +21,7 @@ final class Overlay {
   }
 
   private static IllegalArgumentException unsupported() {
-    return new IllegalArgumentException("update method 'overlay' needs Lucene 7 or later; "
+    return new IllegalArgumentException("update method 'ram-buffer' needs Lucene 7 or later; "
         + "this engine runs Lucene " + Version.LATEST);
   }
 }
