@@ -21,17 +21,18 @@ from typing import Any
 
 from lrev import studies
 
-#: Update methods: the seed's three, soft updates (7.4+) and the seed's in-memory hybrid (``ram-buffer``, 7+). Beside
-#: them, ``overlays-<n>``: numeric updates with Lucene's own DocValues overlays, at most n per field
+#: Update methods: the seed's three, ``two-fields`` (numeric and binary of one document: the seed expected the reopen's
+#: cost to multiply with the fields updated), soft updates (7.4+) and the seed's in-memory hybrid (``ram-buffer``,
+#: 7+). Beside them, ``overlays-<n>``: numeric updates with Lucene's own DocValues overlays, at most n per field
 #: (``IndexWriterConfig#setMaxDocValuesOverlays(n)``, 10.6.0+, GITHUB#16418).
-METHODS = ("reindex", "numeric", "binary", "soft", "ram-buffer")
+METHODS = ("reindex", "numeric", "binary", "two-fields", "soft", "ram-buffer")
 OVERLAYS = re.compile(r"overlays-([1-9][0-9]*)")
 #: The first release each kind of method runs on (the engine refuses it on older ones), and why.
 SINCE = {"soft": ("7.4.0", "soft updates came in 7.4"), "ram-buffer": ("7.0.0", "the RAM buffer is built on 7+"),
          "overlays": ("10.6.0", "max_doc_values_overlays (IndexWriterConfig#setMaxDocValuesOverlays) came in 10.6.0")}
 #: The DocValues field each kind of method changes (reindex and soft rewrite the whole document: both).
 UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary": ("title_dv",),
-           "soft": ("lastmod", "title_dv"), "ram-buffer": ("lastmod",), "overlays": ("lastmod",)}
+           "two-fields": ("lastmod", "title_dv"), "soft": ("lastmod", "title_dv"), "ram-buffer": ("lastmod",), "overlays": ("lastmod",)}
 BASELINE = "reindex"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX

@@ -8,7 +8,7 @@ public final class DvuSpec {
   /** A scratch copy of a {@link DvuIndexer} index; every combination rolls back to its commit. */
   public String indexPath;
   public String docsTsv;
-  /** reindex, numeric, binary, soft (7.4+), ram-buffer (7+) or overlays-N (10.6+): see {@link Methods}. */
+  /** reindex, numeric, binary, two-fields, soft (7.4+), ram-buffer (7+) or overlays-N (10.6+): see {@link Methods}. */
   public String method;
   /** The id field's postings format (SPI name) the index was built with; empty for the default. */
   public String idFormat;

@@ -5,7 +5,8 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 
 /**
- * The study's update methods by name: reindex, numeric and binary on every version; soft (soft
+ * The study's update methods by name: reindex, numeric, binary and two-fields (numeric and binary
+ * together) on every version; soft (soft
  * deletes, Lucene 7.4+) and ram-buffer (the seed's in-memory numeric updates, Lucene 7+); and
  * overlays-N, numeric updates with Lucene's own DocValues overlays, at most N per field (10.6+, see
  * {@link DocValuesOverlays}). An older version refuses a method with an IllegalArgumentException
@@ -13,7 +14,7 @@ import org.apache.lucene.index.IndexWriterConfig;
  */
 final class Methods {
 
-  static final List<String> NAMES = List.of("reindex", "numeric", "binary", "soft", "ram-buffer");
+  static final List<String> NAMES = List.of("reindex", "numeric", "binary", "two-fields", "soft", "ram-buffer");
   private static final String OVERLAYS = "overlays-";
 
   /** A method: how it updates, and how its searchers see the updates. */
@@ -44,6 +45,7 @@ final class Methods {
       case "reindex" -> new Method(new Reindex(writer, corpus), new NrtReopener(writer));
       case "numeric" -> new Method(new NumericUpdate(writer, corpus), new NrtReopener(writer));
       case "binary" -> new Method(new BinaryUpdate(writer, corpus), new NrtReopener(writer));
+      case "two-fields" -> new Method(new TwoFieldsUpdate(writer, corpus), new NrtReopener(writer));
       case "soft" -> new Method(SoftUpdate.open(writer, corpus), new NrtReopener(writer));
       default -> RamBuffer.open(writer, corpus, ramBufferBudgetBytes);
     };
@@ -56,7 +58,7 @@ final class Methods {
 
   /** Whether {@code method}'s updates change title_dv. */
   static boolean setsTitle(String method) {
-    return overlays(method) == 0 && List.of("reindex", "binary", "soft").contains(method);
+    return overlays(method) == 0 && List.of("reindex", "binary", "two-fields", "soft").contains(method);
   }
 
   /** N of overlays-N; 0 for the other methods. Throws for a name that is no method. */

@@ -28,8 +28,12 @@ class DvuBenchTest {
     Table reindex = Checks.verify(test.spec("reindex"));
     Table numeric = Checks.verify(test.spec("numeric"));
     Table binary = Checks.verify(test.spec("binary"));
+    Table twoFields = Checks.verify(test.spec("two-fields"));
     assertEquals(Checks.finalActual(reindex, "lastmod"), Checks.finalActual(numeric, "lastmod"));
     assertEquals(Checks.finalActual(reindex, "title_dv"), Checks.finalActual(binary, "title_dv"));
+    // Both fields at once leave what each leaves alone.
+    assertEquals(Checks.finalActual(reindex, "lastmod"), Checks.finalActual(twoFields, "lastmod"));
+    assertEquals(Checks.finalActual(reindex, "title_dv"), Checks.finalActual(twoFields, "title_dv"));
     // A method that leaves a field alone ends with its indexed values, which the others changed.
     assertNotEquals(Checks.finalActual(reindex, "lastmod"), Checks.finalActual(binary, "lastmod"));
     assertNotEquals(Checks.finalActual(reindex, "title_dv"), Checks.finalActual(numeric, "title_dv"));
