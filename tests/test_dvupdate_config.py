@@ -19,7 +19,8 @@ from lrev.dvupdate import layout
     ({"dvupdate": {"methods": {"10.6.0": ["numeric"]}}}, "'reindex' must be a method"),
     ({"dvupdate": {"methods": {"10.6.0": ["reindex", "numerc"]}}}, "numerc"),
     # Lucene's DocValues overlays (max_doc_values_overlays) came in 10.6.0: an earlier version is named.
-    ({"dvupdate": {"methods": {"9.12.3": ["reindex", "overlays-8"]}}}, "'dvupdate.methods.9.12.3': Lucene 9.12.3 cannot run overlays-8"),
+    ({"dvupdate": {"methods": {"9.12.3": ["reindex", "overlays-8"]}}},
+     "'dvupdate.methods.9.12.3': Lucene 9.12.3 cannot run overlays-8"),
     ({"dvupdate": {"methods": {"10.6.0": ["reindex", "overlays-0"]}}}, "overlays-0"),
     ({"dvupdate": {"methods": {"10.6.0": ["reindex", "overlay"]}}}, "'overlay'"),
     ({"dvupdate": {"corpora": {"big": {"text": "real"}}}}, "dvupdate.corpora.big"),
@@ -69,6 +70,7 @@ def test_a_dump_in_the_config_replaces_the_fragment_in_the_real_corpora(tmp_path
 
 def test_methods_are_reported_in_order_with_lucenes_overlays_by_their_n():
     names = ["reindex-aa", "overlays-8", "numeric", "ram-buffer", "overlays-1", "reindex"]
-    assert layout.ordered(names) == ["reindex", "numeric", "ram-buffer", "overlays-1", "overlays-8", "reindex-aa"]
+    expected = ["reindex", "numeric", "ram-buffer", "overlays-1", "overlays-8", "reindex-aa"]
+    assert layout.ordered(names) == expected
     assert layout.kind("overlays-8") == "overlays" and layout.kind("numeric") == "numeric"
     assert layout.UPDATES[layout.kind("overlays-1")] == ("lastmod",)

@@ -32,7 +32,8 @@ SINCE = {"soft": ("7.4.0", "soft updates came in 7.4"), "ram-buffer": ("7.0.0", 
          "overlays": ("10.6.0", "max_doc_values_overlays (IndexWriterConfig#setMaxDocValuesOverlays) came in 10.6.0")}
 #: The DocValues field each kind of method changes (reindex and soft rewrite the whole document: both).
 UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary": ("title_dv",),
-           "two-fields": ("lastmod", "title_dv"), "soft": ("lastmod", "title_dv"), "ram-buffer": ("lastmod",), "overlays": ("lastmod",)}
+           "two-fields": ("lastmod", "title_dv"), "soft": ("lastmod", "title_dv"), "ram-buffer": ("lastmod",),
+           "overlays": ("lastmod",)}
 BASELINE = "reindex"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
@@ -51,7 +52,9 @@ def ordered(names) -> list[str]:
     """``names`` in the report's order: the methods as listed above, Lucene's overlays by n, then the A/A."""
     def key(name: str) -> tuple[int, int]:
         m = OVERLAYS.fullmatch(name)
-        return (len(METHODS), int(m.group(1))) if m else (METHODS.index(name) if name in METHODS else len(METHODS) + 1, 0)
+        if m:
+            return len(METHODS), int(m.group(1))
+        return (METHODS.index(name) if name in METHODS else len(METHODS) + 1), 0
     return sorted(set(names), key=key)
 
 

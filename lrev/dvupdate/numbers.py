@@ -112,7 +112,7 @@ def ram_buffer(data: summary.DvuResults) -> list[dict[str, Any]]:
 
 
 def overlays(data: summary.DvuResults) -> list[dict[str, Any]]:
-    """Lucene's DocValues overlays against overlays off (numeric): median and worst reopen, and queries/s."""
+    """Lucene's DocValues overlays against overlays off (numeric): reopen time and queries/s, per cell."""
     out = []
     found = [m for m in layout.ordered(data.reopens["contender"]) if layout.kind(m) == "overlays"]
     for m in found:
