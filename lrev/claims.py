@@ -412,7 +412,8 @@ class _Judge:
         est, failed = self.ratio(quantity, a, where_a, b, where_b, part.get("statistic"))
         converged = self.converged(quantity, (a, where_a, self.version), (b, where_b, self.version))
         return {"label": part["label"], "quantity": part["quantity"], "a": a, "b": b, "where_a": where_a,
-                "where_b": where_b, "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round",
+                "where_b": where_b, "statistic": f"geomean of per-fork {part.get('statistic') or 'mean'} ratios",
+                "pairing": "paired by round",
                 **est.to_dict(), "failed_rounds": failed, "converged": converged, "verdict": "answer",
                 "answer": {"ratio": est.to_dict()}}
 
