@@ -103,6 +103,9 @@ _PART = {
         # gain at high hit counts against the same gain at low ones.
         "c": _SIDE,
         "d": _SIDE,
+        # With versus_sum, the part judges what b saves against a on its condition ÷ the sum of what b saves
+        # on each listed condition (each overrides the part's): whether a whole gains more than its parts.
+        "versus_sum": {"type": "array", "items": {"type": "object", "minProperties": 1}, "minItems": 1},
         "expect": _EXPECT,
         "answer": {"enum": ["fastest", "ratio"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
@@ -113,7 +116,8 @@ _PART = {
     # which needs a) how much a differs from b, with its interval and no threshold.
     "oneOf": [{"required": ["a", "expect"], "not": {"required": ["answer"]}},
               {"required": ["answer", "b"], "not": {"required": ["expect"]}}],
-    "dependentRequired": {"c": ["b", "d"], "d": ["c"]},
+    "dependentRequired": {"c": ["b", "d"], "d": ["c"], "versus_sum": ["b", "expect"]},
+    "not": {"required": ["c", "versus_sum"]},
 }
 
 REGISTRY_SCHEMA = {
@@ -320,6 +324,24 @@ class _Judge:
         bottom = [np.array([value[2][r] / value[3][r]]) for r in kept]
         return stats.ratio(top, bottom, confidence=self.confidence), failed
 
+    def saving_ratio(self, quantity: Quantity, part: dict, a: tuple[str, dict, str],
+                     b: tuple[str, dict, str]) -> tuple[stats.Estimate, list[int], list[dict]]:
+        """b's saving against a on the part's condition ÷ its summed savings on the ``versus_sum`` conditions
+        (:func:`lrev.rounds.saving_ratio`), the failed rounds, and those conditions."""
+        parts = part["versus_sum"]
+        unknown = sorted({k for p in parts for k in p} - set(quantity.condition))
+        if unknown:
+            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': versus_sum sets "
+                                f"{', '.join(unknown)}, not a condition of {part['quantity']} "
+                                f"({', '.join(quantity.condition)})")
+
+        def pair(override: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+            return tuple(self.samples(quantity, c, {**w, **override}, v) for c, w, v in (a, b))
+
+        est, failed = rounds.saving_ratio(pair({}), [pair(p) for p in parts], quantity.column,
+                                          part.get("statistic") or "mean", self.confidence)
+        return est, failed, parts
+
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
@@ -349,6 +371,14 @@ class _Judge:
             out.update(b=b, where_b=where_b, version_b=version_b, c=c, where_c=where_c, version_c=version_c,
                        d=d, where_d=where_d, version_d=version_d)
             sides.extend(named)
+        elif "versus_sum" in part:
+            b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
+            version_b = self.side_version(part["b"])
+            est, failed, parts = self.saving_ratio(quantity, part, (a, where_a, version_a), (b, where_b, version_b))
+            pairing = "paired by round"
+            out.update(b=b, where_b=where_b, version_b=version_b, versus_sum=parts)
+            sides.extend([(a, {**where_a, **p}, version_a) for p in parts] + [(b, where_b, version_b)]
+                         + [(b, {**where_b, **p}, version_b) for p in parts])
         elif "b" in part:
             b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
             version_b = self.side_version(part["b"])
@@ -365,8 +395,8 @@ class _Judge:
         passes = None if aa is None else bool(1 / tolerance <= aa.low and aa.high <= tolerance)
         noise = 1.0
         if passes:
-            # A ratio of ratios carries the bias of two ratios.
-            noise = stats.noise_floor(aa.low, aa.high) ** (2 if "c" in part else 1)
+            # A ratio of ratios, or of savings, carries the bias of two ratios.
+            noise = stats.noise_floor(aa.low, aa.high) ** (2 if {"c", "versus_sum"} & set(part) else 1)
             sides.append((self.study.AA, where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
         converged = self.converged(quantity, *sides)

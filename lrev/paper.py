@@ -87,8 +87,9 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                 if gate:
                     measured += f"; {gate}"
             if part.get("failed_rounds"):
-                # Rounds whose statistic was not positive (nothing measured) are out of the interval's n.
-                measured += f" (round {', '.join(map(str, part['failed_rounds']))} failed: nothing measured)"
+                # Rounds whose statistic (or saving) was not positive are out of the interval's n.
+                why = "nothing saved" if part.get("versus_sum") else "nothing measured"
+                measured += f" (round {', '.join(map(str, part['failed_rounds']))} failed: {why})"
             if part.get("converged") is False:
                 # Says why a decisive-looking interval is still inconclusive.
                 measured += " (a series did not converge)"

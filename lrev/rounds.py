@@ -66,6 +66,27 @@ def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str, stat
                        confidence=confidence), failed
 
 
+def saving_ratio(whole: tuple[pd.DataFrame, pd.DataFrame], parts: list[tuple[pd.DataFrame, pd.DataFrame]],
+                 column: str, statistic: stats.Statistic = "mean",
+                 confidence: float = stats.CONFIDENCE) -> tuple[stats.Estimate, list[int]]:
+    """What b saves against a on ``whole``, ÷ the sum of what it saves on each of ``parts``; each a (a, b) pair
+    of sides. A round's saving is stat(a's fork) - stat(b's fork); the value is the geometric mean over rounds
+    of the per-round ratio, the interval a t interval of its logs. Above 1 the whole saves more than the sum of
+    its parts. A round in which the whole or the summed parts saved nothing (≤ 0) has no ratio on the log
+    scale: it is failed, left out and reported."""
+    fn = stats.STATISTICS[statistic]
+    pairs = [whole, *parts]
+    per_round = [_aligned(a, b, column) for a, b in pairs]
+    if len({tuple(r) for r, _, _ in per_round}) != 1:
+        raise PairingError("the whole and its parts were measured in different rounds")
+    rounds = per_round[0][0]
+    saved = np.array([[float(fn(ga[i]) - fn(gb[i])) for i in range(len(rounds))] for _, ga, gb in per_round])
+    top, bottom = saved[0], saved[1:].sum(axis=0)
+    kept = [i for i in range(len(rounds)) if top[i] > 0 and bottom[i] > 0]
+    failed = [r for i, r in enumerate(rounds) if i not in kept]
+    return stats.ratio([top[[i]] for i in kept], [bottom[[i]] for i in kept], confidence=confidence), failed
+
+
 def location(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean",
              confidence: float = stats.CONFIDENCE) -> stats.Estimate:
     """Mean over forks of stat(fork), with a t interval over forks."""

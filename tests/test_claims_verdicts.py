@@ -164,3 +164,38 @@ def test_a_ratio_answer_without_a_is_refused():
     registry["claims"][0]["kind"] = "question"
     with pytest.raises(claims.RegistryError, match="x-1, part 'FST50 / default': a ratio answer needs a"):
         claims.validate(registry)
+
+
+def test_a_saving_versus_the_sum_of_parts_pairs_every_condition_by_round():
+    # a's statistic minus b's (what b saves, for a latency) on the seed's condition and on two miss rates "run
+    # alone": the whole 6 and 8 per round, the parts 1 + 2 and 2 + 2, ratios 2 and 2.
+    registry = _registry(value=1.0)
+    part = registry["claims"][0]["parts"][0]
+    part["versus_sum"] = [{"miss_rate": 0.1}, {"miss_rate": 0.5}]
+    claims.validate(registry)
+    rows = []
+    speeds = {("FST50", 0.0): [16, 18], ("default", 0.0): [10, 10], ("FST50", 0.1): [11, 12],
+              ("default", 0.1): [10, 10], ("FST50", 0.5): [12, 12], ("default", 0.5): [10, 10]}
+    for (contender, miss), per_round in speeds.items():
+        for r, speed in enumerate(per_round):
+            rows.append({"version": "9.12.3", "contender": contender, "round": r, "fork": f"{contender}-{r}",
+                         **{**SEED, "miss_rate": miss}, "iteration": 0, "lookups_per_s": float(speed), "stable": 1})
+    got = _row(registry, SimpleNamespace(lookups=pd.DataFrame(rows)))["parts"][0]
+    assert got["failed_rounds"] == [] and got["n"] == 2 and got["value"] == pytest.approx(2.0)
+    assert got["versus_sum"] == [{"miss_rate": 0.1}, {"miss_rate": 0.5}]
+    # The other way round every saving is negative: no round has a ratio, and none is judged.
+    part["a"], part["b"] = part["b"], part["a"]
+    row = _row(registry, SimpleNamespace(lookups=pd.DataFrame(rows)))
+    assert row["parts"][0]["failed_rounds"] == [0, 1] and row["parts"][0]["n"] == 0
+    assert row["verdict"] == "underpowered"
+
+
+def test_versus_sum_needs_b_and_names_a_bad_condition():
+    registry = _registry()
+    part = registry["claims"][0]["parts"][0]
+    part["versus_sum"] = [{"workload": "facet"}]
+    with pytest.raises(claims.RegistryError, match="x-1.*versus_sum sets workload"):
+        _row(registry, _lookups({"FST50": BASE, "default": BASE}))
+    del part["b"]
+    with pytest.raises(claims.RegistryError, match="b"):
+        claims.validate(registry)

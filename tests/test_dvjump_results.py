@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 
 from lrev import config
 from lrev.dvjump import layout, results, summary
@@ -90,13 +92,17 @@ def test_the_cocktail_effect_compares_the_whole_saving_with_the_sum_of_the_parts
                              ["facet", "group", "retrieve"])
     row = table.iloc[0]
     assert (row["whole_ms"], row["parts_ms"]) == (12.0, 5.0)
-    assert row["ratio"] == 12.0 / 5.0 and (row["low"], row["high"]) == (8 / 5, 16 / 5)
-    # Parts that saved nothing leave nothing to compare.
-    slower = [{**r, "latency_ms": r["latency_ms"] * 10} if r["contender"] == "upgraded" and r["workload"] == "facet"
-              else r for r in rows]
+    # The ratio is paired by round: the geometric mean of 8/5 and 16/5, its interval a t interval of the logs.
+    logs = np.log([8 / 5, 16 / 5])
+    assert row["value"] == pytest.approx(np.exp(logs.mean())) and row["n"] == 2 and row["failed"] == 0
+    half = scipy.stats.t.ppf(0.975, 1) * logs.std(ddof=1) / np.sqrt(2)
+    assert (row["low"], row["high"]) == pytest.approx((np.exp(logs.mean() - half), np.exp(logs.mean() + half)))
+    # A round whose parts saved nothing has no ratio: it is failed, and one round left gives no interval.
+    slower = [{**r, "latency_ms": r["latency_ms"] * 10}
+              if r["contender"] == "upgraded" and r["workload"] == "facet" and r["round"] == 0 else r for r in rows]
     row = summary.cocktail(pd.DataFrame(slower), ("8.11.4", "lucene7-index"), ("8.11.4", "upgraded"), "combined",
                            ["facet", "group", "retrieve"]).iloc[0]
-    assert row["parts_ms"] == -4.0 and pd.isna(row["ratio"]) and pd.isna(row["low"])
+    assert row["failed"] == 1 and row["value"] == pytest.approx(16 / 5) and pd.isna(row["low"])
     # A part that never ran alone leaves no row, rather than a sum missing a term.
     assert summary.cocktail(pd.DataFrame(rows), ("8.11.4", "lucene7-index"), ("8.11.4", "upgraded"), "combined",
                             ["facet", "sort"]).empty

@@ -58,3 +58,12 @@ def test_render_round_trips(tmp_path):
     assert text.startswith("#")
     assert list(yaml.safe_load(text)) == ["9.1.0", "10.0.0"]
     assert yaml.safe_load(text)["9.1.0"] == ["default", "true", "x y"]
+
+
+def test_a_format_with_seek_ceil_reads_its_format_index_and_the_map_has_none():
+    from lrev.pk import layout
+    assert contenders.unknown("10.6.0", ["default+seekCeil", "FST50+seekCeil"]) == []
+    assert contenders.unknown("10.6.0", ["GlobalPkMap+seekCeil", "Nope+seekCeil"]) == ["GlobalPkMap+seekCeil",
+                                                                                        "Nope+seekCeil"]
+    assert layout.index_of("default+seekCeil") == "default" and layout.index_of("GlobalPkMap") == "default"
+    assert layout.strategy("Memory+seekCeil") and layout.strategy("GlobalPkMap") and not layout.strategy("Memory")

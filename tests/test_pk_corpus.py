@@ -24,7 +24,7 @@ def rows(path):
     return [line.rstrip("\n").split("\t") for line in path.open(encoding="utf-8")]
 
 
-@pytest.mark.parametrize("kind", ["seq", "uuid"])
+@pytest.mark.parametrize("kind", ["seq", "rand", "uuid"])
 def test_same_seed_same_checksums(tmp_path, pk_corpus_recipe, kind):
     a = pk_corpus_recipe.build(tmp_path / "a", kind, **ARGS)
     b = pk_corpus_recipe.build(tmp_path / "b", kind, **ARGS)
@@ -34,7 +34,7 @@ def test_same_seed_same_checksums(tmp_path, pk_corpus_recipe, kind):
     assert c["sha256"]["keys-miss0.tsv"] != a["sha256"]["keys-miss0.tsv"]
 
 
-@pytest.mark.parametrize("kind", ["seq", "uuid"])
+@pytest.mark.parametrize("kind", ["seq", "rand", "uuid"])
 def test_keys_point_at_their_rows_and_misses_are_absent(tmp_path, pk_corpus_recipe, kind):
     out = tmp_path / kind
     manifest = pk_corpus_recipe.build(out, kind, **ARGS)
@@ -60,6 +60,15 @@ def test_id_formats(tmp_path, pk_corpus_recipe):
     assert [r[0] for r in rows(tmp_path / "s" / "docs.tsv")[:3]] == ["00000000", "00000001", "00000002"]
     ids = [r[0] for r in rows(tmp_path / "u" / "docs.tsv")]
     assert all(uuid.UUID(i).version == 4 and str(uuid.UUID(i)) == i for i in ids)
+
+
+def test_rand_ids_differ_from_seq_ids_only_in_order_and_spacing(tmp_path, pk_corpus_recipe):
+    # pk-3 compares the two: same count, same length, same alphabet; only the prefixes they share differ.
+    pk_corpus_recipe.build(tmp_path / "s", "seq", **ARGS)
+    pk_corpus_recipe.build(tmp_path / "r", "rand", **ARGS)
+    seq, rand = ([r[0] for r in rows(tmp_path / k / "docs.tsv")] for k in "sr")
+    assert len(rand) == len(seq) and {len(i) for i in rand} == {len(seq[0])} and all(i.isdigit() for i in rand)
+    assert rand != sorted(rand) and len(set(rand) - set(seq)) > len(rand) // 2
 
 
 def test_manifest_lists_every_file(tmp_path, pk_corpus_recipe):

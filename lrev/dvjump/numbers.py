@@ -2,7 +2,6 @@
 result files of the configured versions (:func:`numbers`, called through :mod:`lrev.dvjump.study`)."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -88,8 +87,9 @@ def cocktail(data: summary.DvjResults) -> list[dict[str, Any]]:
         table = summary.cocktail(data.latency, base, (layout.CONTENDERS[name].version, name), "combined",
                                  COCKTAIL_PARTS)
         out.extend({"contender": name, "bucket": r.bucket, "whole_ms": fmt(r.whole_ms, 2),
-                    "parts_ms": fmt(r.parts_ms, 2), "ratio": fmt(r.ratio),
-                    "range": "n/a" if math.isnan(r.low) else interval(r.low, r.high)}
+                    "parts_ms": fmt(r.parts_ms, 2), "ratio": fmt(r.value),
+                    "ci": interval(r.low, r.high) + (f" ({r.failed} of {r.n + r.failed} rounds saved nothing)"
+                                                     if r.failed else "")}
                    for r in table.itertuples())
     return out
 

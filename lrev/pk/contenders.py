@@ -25,6 +25,9 @@ REGISTRY = Path(__file__).resolve().with_name("contenders.yaml")
 MAIN_CLASS = "org.lucenerevisited.pk.PkContenders"
 AA_SUFFIX = "-aa"
 """The pipeline adds the A/A contender (``default-aa``) itself; the config may not name one."""
+SEEK_CEIL = "+seekCeil"
+"""Any index format's name with this suffix reads that format's index with seekCeil (PkContenders.SEEK_CEIL)."""
+GLOBAL_MAP = "GlobalPkMap"
 
 REGENERATE = "python -m lrev.pk.contenders --update"
 
@@ -55,9 +58,11 @@ def available(version: str) -> list[str]:
 
 def unknown(version: str, names: Iterable[str]) -> list[str]:
     """The ``names`` (in their order) that Lucene ``version`` does not accept; any ``*-aa`` name counts
-    as unknown, since the pipeline adds the A/A contender itself."""
+    as unknown, since the pipeline adds the A/A contender itself. A format's name with ``+seekCeil`` is
+    accepted; the global map's is not (it seeks nothing)."""
     known = set(available(version))
-    return [name for name in names if name.endswith(AA_SUFFIX) or name not in known]
+    return [name for name in names if name.endswith(AA_SUFFIX) or name.removesuffix(SEEK_CEIL) not in known
+            or name.endswith(SEEK_CEIL) and name.removesuffix(SEEK_CEIL) == GLOBAL_MAP]
 
 
 def engine_available(version: str, extra_classpath: Sequence[str] = ()) -> list[str]:

@@ -126,7 +126,7 @@ BYTES_METRICS = {"heap": "heap", "ram": "RAM (heap + resident mapped)", "disk": 
 
 
 def bytes_figure(data: summary.PkResults) -> plt.Figure:
-    """Heap, RAM and disk bytes/doc of the id field (mean over forks, 95% CI), seq vs uuid ids."""
+    """Heap, RAM and disk bytes/doc of the id field (mean over forks, 95% CI), per id kind."""
     table = _no_aa(summary.footprint_table(select(data.footprint, layout="multi")))
     table = table[table["metric"].isin(list(BYTES_METRICS))]
     corpora = sorted(table["corpus"].unique())

@@ -15,6 +15,9 @@ from lrev import studies
 
 #: Contenders that are lookup strategies over another contender's index, not formats of their own.
 INDEX_OF = {"GlobalPkMap": "default"}
+#: Suffix of a contender that reads its format's index with seekCeil instead of seekExact (the engine's
+#: PkContenders.SEEK_CEIL): the seed's second source of gain, measured alone.
+SEEK_CEIL = "+seekCeil"
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
 #: The default contender measured again in JVMs of its own: the A/A noise floor.
@@ -38,7 +41,18 @@ def index_dir(root: Path, version: str, corpus: str) -> Path:
 
 
 def index_path(root: Path, version: str, corpus: str, contender: str, layout: str) -> Path:
-    return index_dir(root, version, corpus) / INDEX_OF.get(contender, contender) / layout
+    return index_dir(root, version, corpus) / index_of(contender) / layout
+
+
+def index_of(contender: str) -> str:
+    """The contender whose index ``contender`` reads: itself, unless it is a lookup strategy."""
+    name = contender.removesuffix(SEEK_CEIL)
+    return INDEX_OF.get(name, name)
+
+
+def strategy(contender: str) -> bool:
+    """Whether ``contender`` is a lookup strategy over another contender's index, not a format of its own."""
+    return index_of(contender) != contender
 
 
 def results_dir(root: Path, version: str) -> Path:
@@ -46,7 +60,8 @@ def results_dir(root: Path, version: str) -> Path:
 
 
 def corpus_docs(pk: dict[str, Any], corpus: str) -> int:
-    """Documents of a corpus: ``docs`` for seq ids (the seed's setting), ``uuid_docs`` for uuid ids."""
+    """Documents of a corpus: ``uuid_docs`` for uuid ids, ``docs`` for seq ids (the seed's setting) and for rand
+    ids (compared with seq at the same size)."""
     return int(pk["uuid_docs"] if corpus == "uuid" else pk["docs"])
 
 
@@ -102,7 +117,7 @@ def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:
 
 def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:
     """Contenders the plain loop can cross-check: index formats (its code is seekExact), and the A/A."""
-    return [c for c in timed_contenders(pk, version) if c not in INDEX_OF]
+    return [c for c in timed_contenders(pk, version) if not strategy(c)]
 
 
 def for_version(pk: dict[str, Any], version: str) -> dict[str, Any]:

@@ -11,16 +11,16 @@ RULES = {"pk_corpus": "corpus", "pk_index": "index", "pk_run": "run"}
 
 
 def shape(corpus: str) -> str:
-    """``seq`` or ``uuid``: the ids differ, so do their terms dictionaries."""
+    """``seq``, ``rand`` or ``uuid``: the ids differ, so do their terms dictionaries."""
     return corpus
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int]:
-    return {"seq": settings["docs"], "uuid": settings["uuid_docs"]}
+    return {"seq": settings["docs"], "rand": settings["docs"], "uuid": settings["uuid_docs"]}
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
-    """The corpus a job names (``uuid`` or ``seq``); the seq corpus, the seed's setting, otherwise."""
+    """The corpus a job names (``seq``, ``rand`` or ``uuid``); the seq corpus, the seed's setting, otherwise."""
     return settings["uuid_docs"] if wildcards.get("corpus") == "uuid" else settings["docs"]
 
 

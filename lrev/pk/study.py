@@ -44,9 +44,10 @@ def check(pk: dict[str, Any]) -> None:
                           f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
     if pk["mixed_rounds"] > pk["rounds"]:
         raise ConfigError(f"config error at 'pk.mixed_rounds': {pk['mixed_rounds']} exceeds rounds {pk['rounds']}")
-    if pk["segment_docs"] > min(pk["docs"], pk["uuid_docs"]):
-        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smaller corpus "
-                          f"({min(pk['docs'], pk['uuid_docs'])} docs)")
+    smallest = min(layout.corpus_docs(pk, c) for c in layout.corpora(pk))
+    if pk["segment_docs"] > smallest:
+        raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smallest corpus "
+                          f"({smallest} docs)")
 
 
 def load(results: Path, versions: Sequence[str]):

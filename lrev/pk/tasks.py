@@ -64,7 +64,7 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     out = {"lookups": pd.concat(lookups, ignore_index=True)}
     if contender.endswith(layout.AA_SUFFIX):
         return out
-    if contender not in layout.INDEX_OF:
+    if not layout.strategy(contender):
         out["reopen"] = _reopen(root_, version, round, contender, pk)
     parts = []
     for corpus, lay in layout.indexed(pk):

@@ -24,7 +24,7 @@ rule pk_corpus:
         docs=ROOT / "corpora/pk/{corpus}/docs.tsv",
         manifest=ROOT / "corpora/pk/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="seq|uuid",
+        corpus="seq|rand|uuid",
     # Everything the recipe reads is a param, so a changed value reruns it (Snakemake's params trigger).
     params:
         docs=lambda w: pk_layout.corpus_docs(PK, w.corpus),
@@ -49,7 +49,7 @@ rule pk_index:
     output:
         ROOT / "indexes/pk/{version}/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="seq|uuid",
+        corpus="seq|rand|uuid",
     params:
         segment_docs=PK["segment_docs"],
         contenders=lambda w: " ".join(PK["contenders"][w.version]),

@@ -26,6 +26,12 @@ public final class PkContenders {
   public static final String GLOBAL_MAP = "GlobalPkMap";
   /** The same documents without an id field, so Python can attribute bytes to the id field. */
   public static final String BASELINE = "baseline";
+  /**
+   * Suffix of a contender that reads its format's index but finds each key with {@code seekCeil}
+   * (and a check that it landed on the key) instead of {@code seekExact}: the seed's second source
+   * of gain, {@code seekExact} skipping the work of positioning on the next term after a miss.
+   */
+  public static final String SEEK_CEIL = "+seekCeil";
 
   private PkContenders() {}
 
@@ -55,18 +61,38 @@ public final class PkContenders {
     }
   }
 
-  /** Throws IllegalArgumentException naming {@code contender} unless it is available. */
+  /**
+   * Throws IllegalArgumentException naming {@code contender} unless it is available: a name from
+   * {@link #available()}, or an index format's name with {@link #SEEK_CEIL}.
+   */
   public static void check(String contender) {
-    if (!List.of(available()).contains(contender)) {
+    String format = format(contender);
+    boolean known = List.of(available()).contains(format)
+        && !(isSeekCeil(contender) && GLOBAL_MAP.equals(format));
+    if (!known) {
       throw new IllegalArgumentException("unknown contender '" + contender
           + "'; available on Lucene " + org.apache.lucene.util.Version.LATEST + ": "
-          + String.join(", ", available()));
+          + String.join(", ", available()) + " (and any index format with " + SEEK_CEIL + ")");
     }
   }
 
-  /** The contender whose index {@code contender} reads: GlobalPkMap reads the default index. */
+  /** Whether {@code contender} looks keys up with {@code seekCeil}: see {@link #SEEK_CEIL}. */
+  public static boolean isSeekCeil(String contender) {
+    return contender.endsWith(SEEK_CEIL);
+  }
+
+  private static String format(String contender) {
+    return isSeekCeil(contender)
+        ? contender.substring(0, contender.length() - SEEK_CEIL.length()) : contender;
+  }
+
+  /**
+   * The contender whose index {@code contender} reads: GlobalPkMap reads the default index, a
+   * {@link #SEEK_CEIL} contender its format's.
+   */
   public static String indexOf(String contender) {
-    return GLOBAL_MAP.equals(contender) ? DEFAULT : contender;
+    String format = format(contender);
+    return GLOBAL_MAP.equals(format) ? DEFAULT : format;
   }
 
   /** The version's default postings format for the id field, e.g. Lucene41 or Lucene912. */

@@ -19,7 +19,7 @@ abstract class PkResolver {
     if (PkContenders.GLOBAL_MAP.equals(contender)) {
       return new MapResolver(map);
     }
-    return new SegmentSeekResolver(reader);
+    return new SegmentSeekResolver(reader, PkContenders.isSeekCeil(contender));
   }
 
   /** Runs every batch once; returns the number of hits, which keeps the work observable. */

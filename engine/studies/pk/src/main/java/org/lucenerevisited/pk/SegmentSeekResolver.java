@@ -14,7 +14,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  * The measured PK lookup: a sorted batch is resolved segment by segment, with seekExact on ONE
  * TermsEnum per segment reused for the whole run (its cached terms-index state makes sorted
  * seeks cheaper), then the first live doc of the term's postings. Keys found in an earlier
- * segment are skipped in later ones.
+ * segment are skipped in later ones. With {@code ceil}, each key is sought with seekCeil and found
+ * when the enum lands on it: the same answers, without seekExact's shortcut on a miss.
  */
 final class SegmentSeekResolver extends PkResolver {
 
@@ -24,8 +25,10 @@ final class SegmentSeekResolver extends PkResolver {
   private final Bits[] liveDocs;
   private final int[] docBases;
   private final DocIdSetIterator[] postings;
+  private final boolean ceil;
 
-  SegmentSeekResolver(IndexReader reader) throws IOException {
+  SegmentSeekResolver(IndexReader reader, boolean ceil) throws IOException {
+    this.ceil = ceil;
     List<LuceneShim.Leaf> leaves = SHIM.leaves(reader);
     int n = leaves.size();
     termsEnums = new TermsEnum[n];
@@ -50,7 +53,7 @@ final class SegmentSeekResolver extends PkResolver {
       }
       Bits live = liveDocs[s];
       for (int i = 0; i < keys.length; i++) {
-        if (out[i] == -1 && termsEnum.seekExact(keys[i])) {
+        if (out[i] == -1 && seek(termsEnum, keys[i])) {
           DocIdSetIterator docs = SHIM.postings(termsEnum, postings[s]);
           postings[s] = docs;
           for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS;
@@ -63,5 +66,9 @@ final class SegmentSeekResolver extends PkResolver {
         }
       }
     }
+  }
+
+  private boolean seek(TermsEnum termsEnum, BytesRef key) throws IOException {
+    return ceil ? termsEnum.seekCeil(key) == TermsEnum.SeekStatus.FOUND : termsEnum.seekExact(key);
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,14 @@ class PkContendersTest {
     Table built = PkIndexer.build(corpus.docs.toString(), tmp.resolve("idx").toString(),
         contenders, 500, true, Progress.NONE);
     List<String> lines = Files.readAllLines(corpus.keys);
+    // Each format again with seekCeil: the same answers, hits and misses, from the same index.
+    List<String> lookups = new ArrayList<>(List.of(contenders));
     for (String contender : contenders) {
+      if (!PkContenders.GLOBAL_MAP.equals(contender)) {
+        lookups.add(contender + PkContenders.SEEK_CEIL);
+      }
+    }
+    for (String contender : lookups) {
       for (String layout : List.of("multi", "merged")) {
         String path = tmp.resolve("idx").resolve(PkContenders.indexOf(contender))
             .resolve(layout).toString();
@@ -69,6 +77,11 @@ class PkContendersTest {
         () -> PkContenders.check("NoSuchFormat"));
     assertTrue(e.getMessage().contains("'NoSuchFormat'"), e.getMessage());
     assertTrue(e.getMessage().contains("GlobalPkMap"), e.getMessage());
+    PkContenders.check("default" + PkContenders.SEEK_CEIL);
+    assertThrows(IllegalArgumentException.class,
+        () -> PkContenders.check("GlobalPkMap" + PkContenders.SEEK_CEIL));
+    assertThrows(IllegalArgumentException.class,
+        () -> PkContenders.check("NoSuchFormat" + PkContenders.SEEK_CEIL));
     IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class,
         () -> PkIndexer.build("unused.tsv", tmp.toString(), new String[] {"Pulsing99"}, 100, true,
             Progress.NONE));
