@@ -54,9 +54,10 @@ from lrev import io, rounds, stats, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
-VERDICTS = ("holds", "fails", "answer", "inconclusive", "underpowered", "noise-limited", "unconverged", "n/a")
+VERDICTS = ("holds", "fails", "answer", "inconclusive", "underpowered", "fell-behind", "noise-limited", "unconverged",
+            "n/a")
 #: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
-WITHHELD = ("underpowered", "noise-limited", "unconverged")
+WITHHELD = ("underpowered", "fell-behind", "noise-limited", "unconverged")
 #: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
 #: range of two JVMs times four.
 MIN_ROUNDS = 3
@@ -106,6 +107,9 @@ _PART = {
         # With versus_sum, the part judges what b saves against a on its condition ÷ the sum of what b saves
         # on each listed condition (each overrides the part's): whether a whole gains more than its parts.
         "versus_sum": {"type": "array", "items": {"type": "object", "minProperties": 1}, "minItems": 1},
+        # With pace, the part is judged only where every side reached at least this share of the rate it was
+        # asked for, in every round (the study's PACE); otherwise it is withheld as fell-behind.
+        "pace": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
         "expect": _EXPECT,
         "answer": {"enum": ["fastest", "ratio"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
@@ -249,11 +253,13 @@ def combine(verdicts: Sequence[str]) -> str:
     return next((v for v in WITHHELD if v in verdicts), "inconclusive")
 
 
-def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool) -> str:
-    """The part's verdict: the interval's, unless too few rounds, a failed A/A gate or an unconverged series
-    withholds it (in that order)."""
+def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool, paced: bool = True) -> str:
+    """The part's verdict: the interval's, unless too few rounds, a side that fell behind its asked rate, a
+    failed A/A gate or an unconverged series withholds it (in that order)."""
     if n < MIN_ROUNDS:
         return "underpowered"
+    if not paced:
+        return "fell-behind"
     if aa_passes is False:
         return "noise-limited"
     if not converged:
@@ -342,6 +348,26 @@ class _Judge:
                                           part.get("statistic") or "mean", self.confidence)
         return est, failed, parts
 
+    def pace(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]]) -> dict:
+        """The lowest share of its asked rate that any side's fork reached in any round (mean over the fork's
+        rows of the study's PACE table in that cell), whether every one reached ``part["pace"]``, and which
+        side reached least."""
+        pace = getattr(self.study, "PACE", None)
+        if pace is None:
+            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': pace needs a study that "
+                                "records the rate it reached (PACE)")
+        frame = getattr(self.results, pace.table)
+        lowest, slowest = math.inf, None
+        for contender, where, version in sides:
+            rows = select(frame, version=version, contender=contender, **where)
+            if rows.empty:
+                raise self.fail(f"no {pace.table} rows for contender '{contender}' of {version} where {where}")
+            forks = rows.groupby("round")[[pace.achieved, pace.asked]].mean()
+            share = float((forks[pace.achieved] / forks[pace.asked]).min())
+            if share < lowest:
+                lowest, slowest = share, contender
+        return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "kept": lowest >= part["pace"]}
+
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
@@ -400,14 +426,15 @@ class _Judge:
             sides.append((self.study.AA, where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
         converged = self.converged(quantity, *sides)
-        verdict = withhold(leaning, est.n, passes, converged)
+        pace = self.pace(part, quantity, [s for s in sides if s[0] != self.study.AA]) if "pace" in part else None
+        verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"])
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
                 "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
-                "noise_band": noise, "converged": converged, "verdict": verdict,
+                "noise_band": noise, "converged": converged, "pace": pace, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
 
     def answer(self, part: dict) -> dict:

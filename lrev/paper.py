@@ -32,8 +32,8 @@ SOURCE = REPO / "paper" / "lucene-revisited.typ"
 #: Verdicts that decide a cell; the others apply but leave it open.
 DECIDED = ("holds", "fails", "answer")
 #: A cell's mark in the verdict matrix, beside its colour, so that it reads in grey print too (n/a: left blank).
-MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "underpowered": "n", "noise-limited": "≈",
-         "unconverged": "u", "n/a": ""}
+MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "underpowered": "n", "fell-behind": "b",
+         "noise-limited": "≈", "unconverged": "u", "n/a": ""}
 #: Which way a withheld verdict's interval leans; leaning "inconclusive" leans neither way and has no mark.
 LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
 
@@ -86,6 +86,11 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                 gate = aa_gate(part)
                 if gate:
                     measured += f"; {gate}"
+            pace = part.get("pace")
+            if pace and not pace["kept"]:
+                # The cost was measured at a rate the method did not reach: not evidence about the rate asked for.
+                measured += (f" ({pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
+                             f"{pace['required'] * 100:.0f}% required)")
             if part.get("failed_rounds"):
                 # Rounds whose statistic (or saving) was not positive are out of the interval's n.
                 why = "nothing saved" if part.get("versus_sum") else "nothing measured"

@@ -32,6 +32,17 @@ class Quantity:
     converges: bool = False
 
 
+@dataclass(frozen=True)
+class Pace:
+    """Where a study that drives a load records the rate each fork reached (``achieved``) and the rate it
+    was asked for (``asked``), per row of ``table``: a claim part with ``pace`` is judged only where every
+    side kept that share of its asked rate."""
+
+    table: str
+    achieved: str
+    asked: str
+
+
 class Study(Protocol):
     """What ``lrev/<s>/study.py`` provides."""
 
@@ -41,6 +52,8 @@ class Study(Protocol):
     AA: str
     #: The quantities its claims registry may name.
     QUANTITIES: Mapping[str, Quantity]
+    #: Optional (``PACE = None`` or absent): the rate each fork reached against the rate it was asked for.
+    PACE: Pace | None
 
     def check(self, settings: dict[str, Any]) -> None:
         """Cross-key rules the schema cannot state; raises ``lrev.config.ConfigError`` naming the key."""

@@ -199,3 +199,45 @@ def test_versus_sum_needs_b_and_names_a_bad_condition():
     del part["b"]
     with pytest.raises(claims.RegistryError, match="b"):
         claims.validate(registry)
+
+
+def _paced_results(reached: dict[str, float]) -> SimpleNamespace:
+    """dvupdate-style reopens: each method's reopen time over five rounds, at 1000 docs/s asked and the given
+    share of it reached, 1% less each round (two reopens per fork, 1% either side of it)."""
+    cell = {"role": "big", "rate_role": "high", "interval_role": "long"}
+    ms = {"numeric": [10.0, 11.0, 10.5, 9.5, 10.2], "reindex": [20.0, 21.0, 19.0, 20.5, 20.2]}
+    rows = [{"version": "10.6.0", "contender": c, "round": r, "fork": f"{c}-{r}", **cell, "reopen_ms": v,
+             "stable": 1, "rate": 1000.0, "achieved_per_s": 1000.0 * reached[c] * (1 - 0.01 * r) * (1 + 0.01 * i)}
+            for c, values in ms.items() for r, v in enumerate(values) for i in (-1, 1)]
+    return SimpleNamespace(reopens=pd.DataFrame(rows))
+
+
+def _paced_registry(pace: float | None) -> dict:
+    part = {"label": "reopen, numeric / reindex", "quantity": "reopen_ms",
+            "where": {"role": "big", "rate_role": "high", "interval_role": "long"}, "a": {"contender": "numeric"},
+            "b": {"contender": "reindex"}, "expect": {"direction": "less", "value": 1.0}, "versions": ["10.6.0"],
+            **({"pace": pace} if pace else {})}
+    claim = {"id": "x-2", "seed": "s", "kind": "claim", "statement": "s", "quote": "q", "claimed": "c",
+             "parts": [part], "not_applicable": {}}
+    registry = {"study": "dvupdate", "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim]}
+    claims.validate(registry)
+    return registry
+
+
+def test_a_cost_at_a_rate_a_method_did_not_reach_is_withheld_as_fell_behind():
+    behind = _paced_results({"numeric": 1.0, "reindex": 0.3})
+    row = _row(_paced_registry(0.9), behind)
+    part = row["parts"][0]
+    assert row["verdict"] == "fell-behind" and row["leaning"] == "holds"
+    assert part["pace"]["slowest"] == "reindex" and part["pace"]["lowest"] == pytest.approx(0.3 * 0.96)
+    assert not part["pace"]["kept"]
+    # Both kept pace: the interval decides. Without pace, the same results are judged as they are.
+    assert _row(_paced_registry(0.9), _paced_results({"numeric": 1.0, "reindex": 0.95}))["verdict"] == "holds"
+    assert _row(_paced_registry(None), behind)["verdict"] == "holds"
+
+
+def test_pace_on_a_study_that_records_no_rate_is_refused():
+    registry = _registry()
+    registry["claims"][0]["parts"][0]["pace"] = 0.9
+    with pytest.raises(claims.RegistryError, match="x-1.*pace needs a study that records the rate"):
+        _row(registry, _lookups({"FST50": BASE, "default": BASE}))

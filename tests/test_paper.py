@@ -12,7 +12,7 @@ from lrev.config import REPO, version_key
 from lrev.io import write_json
 
 # Out of release order on purpose, and 10.6.0 before 6.6.6 as strings.
-VERSIONS = ["7.7.3", "10.6.0", "4.10.4", "6.6.6"]
+VERSIONS = ["7.7.3", "10.6.0", "4.10.4", "6.6.6", "9.12.3"]
 
 
 def _part(verdict, value=1.5, low=1.2, high=1.9, n=5, aa=None, noise_band=1.0, leaning=None, converged=True):
@@ -26,7 +26,8 @@ FAILING_AA = {"value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1,
 ANSWER = {"contender": "FST50", "family": "FST50", "runner_up": "default",
           "margin_vs_runner_up": {"value": 1.3, "low": 1.1, "high": 1.5, "n": 4}}
 
-# Registry order c-2 before c-1; the eight cells hold the eight verdicts.
+# Registry order c-2 before c-1; the ten cells hold the nine verdicts, holds twice.
+PACE_MISSED = {"required": 0.9, "lowest": 0.13, "slowest": "reindex", "kept": False}
 CELLS = {
     ("c-2", "7.7.3"): ("holds", None, [_part("holds", aa=PASSING_AA, noise_band=1.08)]),
     ("c-2", "10.6.0"): ("fails", None, [_part("fails", value=0.5, low=0.4, high=0.6)]),
@@ -36,6 +37,8 @@ CELLS = {
     ("c-1", "10.6.0"): ("unconverged", "inconclusive",
                         [_part("unconverged", converged=False, leaning="inconclusive")]),
     ("c-1", "4.10.4"): ("n/a", None, []),
+    ("c-2", "9.12.3"): ("fell-behind", "holds", [{**_part("fell-behind", leaning="holds"), "pace": PACE_MISSED}]),
+    ("c-1", "9.12.3"): ("holds", None, [_part("holds")]),
     ("c-1", "6.6.6"): ("answer", None, [{"label": "fastest", "verdict": "answer", "converged": True,
                                          "answer": ANSWER, "value": 2.0, "low": 1.8, "high": 2.2, "n": 4}]),
 }
@@ -62,11 +65,11 @@ def fixture_claims():
 
 
 def test_the_fixture_holds_every_verdict(fixture_claims):
-    assert sorted(r["verdict"] for r in fixture_claims["verdicts"]) == sorted(claims.VERDICTS)
+    assert sorted(r["verdict"] for r in fixture_claims["verdicts"]) == sorted([*claims.VERDICTS, "holds"])
 
 
 def test_versions_sort_by_release_number_not_as_strings():
-    assert sorted(VERSIONS, key=version_key) == ["4.10.4", "6.6.6", "7.7.3", "10.6.0"]
+    assert sorted(VERSIONS, key=version_key) == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
 
 
 def test_counts_leave_na_out_of_the_applicable_cells():
@@ -74,7 +77,7 @@ def test_counts_leave_na_out_of_the_applicable_cells():
     assert counts["cells"] == 8 and counts["applicable"] == 6 and counts["decided"] == 4
     assert counts["decided_share"] == pytest.approx(4 / 6) and counts["decided_percent"] == "67%"
     assert counts["by_verdict"] == {"holds": 2, "fails": 1, "answer": 1, "inconclusive": 1, "underpowered": 1,
-                                    "noise-limited": 0, "unconverged": 0, "n/a": 2}
+                                    "fell-behind": 0, "noise-limited": 0, "unconverged": 0, "n/a": 2}
     assert list(counts["by_verdict"]) == list(claims.VERDICTS)
     assert paper.tally(["n/a"])["decided_percent"] == "n/a"
     with pytest.raises(ValueError, match="maybe"):
@@ -83,28 +86,30 @@ def test_counts_leave_na_out_of_the_applicable_cells():
 
 def test_matrix_has_registry_rows_and_release_columns(fixture_claims):
     m = paper.matrix(fixture_claims)
-    assert m["versions"] == ["4.10.4", "6.6.6", "7.7.3", "10.6.0"]
+    assert m["versions"] == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
     assert [r["claim"] for r in m["rows"]] == ["c-2", "c-1"]
     grid = {(r["claim"], c["version"]): c for r in m["rows"] for c in r["cells"]}
     for (claim, version), (verdict, leaning, _) in CELLS.items():
         cell = grid[(claim, version)]
         assert (cell["verdict"], cell["leaning"]) == (verdict, leaning)
-    assert [c["verdict"] for c in m["rows"][0]["cells"]] == ["inconclusive", "underpowered", "holds", "fails"]
+    assert [c["verdict"] for c in m["rows"][0]["cells"]] == ["inconclusive", "underpowered", "holds", "fell-behind",
+                                                              "fails"]
     # Leaning shows beside the verdict's mark; leaning neither way adds nothing.
     assert grid[("c-2", "6.6.6")]["mark"] == paper.MARKS["underpowered"] + "↑"
     assert grid[("c-1", "7.7.3")]["mark"] == paper.MARKS["noise-limited"] + "↓"
     assert grid[("c-1", "10.6.0")]["mark"] == paper.MARKS["unconverged"]
     assert len({paper.MARKS[v] for v in claims.VERDICTS}) == len(claims.VERDICTS)
     counts = m["counts"]
-    assert (counts["cells"], counts["applicable"], counts["decided"]) == (8, 7, 3)
-    assert all(n == 1 for n in counts["by_verdict"].values())
+    assert (counts["cells"], counts["applicable"], counts["decided"]) == (10, 9, 4)
+    assert counts["by_verdict"] == {v: 2 if v == "holds" else 1 for v in claims.VERDICTS}
 
 
 def test_overall_counts_add_the_studies_matrices(fixture_claims):
     one = {"matrix": paper.matrix(fixture_claims)}
     total = paper.matrix_numbers([one, one])
-    assert (total["cells"], total["applicable"], total["decided"], total["withheld"]) == (16, 14, 6, 6)
-    assert [(e["verdict"], e["count"]) for e in total["legend"]] == [(v, 2) for v in claims.VERDICTS]
+    assert (total["cells"], total["applicable"], total["decided"], total["withheld"]) == (20, 18, 8, 8)
+    assert [(e["verdict"], e["count"]) for e in total["legend"]] == [(v, 4 if v == "holds" else 2)
+                                                                     for v in claims.VERDICTS]
     other = {"matrix": {"versions": ["9.12.3", "4.10.4"], "rows": []}}
     assert paper.matrix_numbers([one, other])["versions"] == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
 
@@ -120,6 +125,8 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
     assert rows[("c-1", "6.6.6")]["measured"] == "fastest: FST50; ×1.30 [1.10, 1.50], n=4 over default"
     assert rows[("c-1", "10.6.0")]["measured"].endswith("(a series did not converge)")
     assert rows[("c-1", "4.10.4")]["measured"] == "the format is gone"
+    assert rows[("c-2", "9.12.3")]["measured"].endswith(
+        "(reindex reached 13% of its asked rate, under the 90% required)")
     assert [rows[k]["leaning"] for k in (("c-2", "6.6.6"), ("c-1", "7.7.3"), ("c-2", "7.7.3"))] == \
         ["holds", "fails", None]
 
@@ -187,10 +194,10 @@ def test_lib_renders_the_matrix_and_claims_table(fixture_claims, tmp_path, stabl
 
     grid, table = json.loads(typst.query(str(doc), "table", **compile_args))
     header, *body = grid["children"]
-    assert [_text(c) for c in header["children"]] == ["fx", "4.10.4", "6.6.6", "7.7.3", "10.6.0"]
-    assert [_text(c) for c in body[:5]] == ["c-2", "?", "n↑", "✓", "✗"]
+    assert [_text(c) for c in header["children"]] == ["fx", "4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
+    assert [_text(c) for c in body[:6]] == ["c-2", "?", "n↑", "✓", "b↑", "✗"]
     fills = [c["fill"] for c in body if c.get("fill")]
-    assert len(fills) == 8 and len(set(fills)) == 8  # eight verdicts, eight colours
+    assert len(fills) == 10 and len(set(fills)) == 9  # nine verdicts, nine colours
 
     rows = _text(table)
     assert "(leans holds)" in rows and "n=5" in rows and "✓ within ±10%" in rows
@@ -214,7 +221,7 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
                 *(["--stability", str(tmp_path / "agreement.json")] if stable else [])])
     written = json.loads((tmp_path / "numbers.json").read_text())
     assert compiled == [tmp_path / "paper.pdf"]
-    assert (written["matrix"]["applicable"], written["matrix"]["by_verdict"]["n/a"]) == (7, 1)
+    assert (written["matrix"]["applicable"], written["matrix"]["by_verdict"]["n/a"]) == (9, 1)
     assert (written["stability"] is not None) is stable
     assert all(("stability" in r) is stable for r in written["studies"]["fx"]["claim_rows"])
     assert written["plan"]["study_hours"] == {"fx": "1.0"} and written["plan"]["degenerate"] == 0
@@ -225,6 +232,6 @@ def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixtur
     assert (m["confidence"], m["looks"], m["min_rounds"], m["aa_tolerance"]) == ("98.3%", 3, 3, "±10%")
     assert (m["aa_gated"], m["aa_passed"]) == (2, 1)
     assert m["aa_jvm_sd"] == "5.0%"  # the median of 3% and 7%
-    # Six ratio parts (the answer is not one), four without an A/A beside them.
-    assert (m["ratios"], m["no_aa"], m["no_aa_quantities"]) == (6, 4, ["q"])
-    assert (m["parts"], m["converged"], m["rounds"]) == (6, 5, "2-5")
+    # Eight ratio parts (the answer is not one), six without an A/A beside them.
+    assert (m["ratios"], m["no_aa"], m["no_aa_quantities"]) == (8, 6, ["q"])
+    assert (m["parts"], m["converged"], m["rounds"]) == (8, 7, "2-5")

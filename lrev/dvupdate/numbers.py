@@ -158,6 +158,9 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
                  "rates": p["grid"]["rates"], "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
                  "ram_buffer_kb": f"{p['ram_buffer_kb']:g}", "behind_s": f"{p['behind_s']:g}",
+                 # The share of its asked rate a method must reach for a claim on a cost at that rate.
+                 "pace": sorted({f"{part['pace']['required'] * 100:g}%" for v in claims["verdicts"]
+                                 for part in v["parts"] if part.get("pace")}),
                  "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
                  "checks": int(checks["checks"].sum()), "reopens": len(data.reopens),

@@ -6,13 +6,16 @@ from typing import Any, Sequence
 
 from lrev.config import ConfigError, version_key
 from lrev.dvupdate import layout
-from lrev.studies import Quantity
+from lrev.studies import Pace, Quantity
 
 BASELINE = layout.BASELINE
 AA = layout.AA
 
 #: A per-reopen sample is selected by its corpus role and its grid cell's roles.
 CELL = ("role", "rate_role", "interval_role")
+#: The updates per second each reopen interval applied, against the rate asked for: a method that cannot keep
+#: pace applied fewer updates per reopen, and its costs say nothing about the rate asked for.
+PACE = Pace("reopens", "achieved_per_s", "rate")
 QUANTITIES = {
     # Every sample carries its cell's warm-up verdict (``stable``): a claim on a cell whose warm-up ended
     # with the JIT still busy is withheld.
