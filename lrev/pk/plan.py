@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from lrev.pk import forks as pk_forks
+from lrev.pk import layout
 from lrev.plan import fork_names
 
 RULES = {"pk_corpus": "corpus", "pk_index": "index", "pk_run": "run"}
@@ -16,12 +17,12 @@ def shape(corpus: str) -> str:
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int]:
-    return {"seq": settings["docs"], "rand": settings["docs"], "uuid": settings["uuid_docs"]}
+    return {corpus: layout.corpus_docs(settings, corpus) for corpus in ("seq", "rand", "uuid")}
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
     """The corpus a job names (``seq``, ``rand`` or ``uuid``); the seq corpus, the seed's setting, otherwise."""
-    return settings["uuid_docs"] if wildcards.get("corpus") == "uuid" else settings["docs"]
+    return layout.corpus_docs(settings, wildcards.get("corpus", "seq"))
 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
