@@ -144,7 +144,7 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
     paper_scale = config.load({"scale": "paper", "studies": ["pk"]}).study("pk")
     return {
         "meta": {"docs": f"{p['docs']:,}", "uuid_docs": f"{p['uuid_docs']:,}",
-                 "corpora": sorted({c["corpus"] for c in p["conditions"]}),
+                 "corpora": [k for k in ("seq", "rand", "uuid") if k in {c["corpus"] for c in p["conditions"]}],
                  "rounds": p["rounds"], "mixed_rounds": p["mixed_rounds"], "iteration_ms": p["iteration_ms"],
                  "measure_iterations": p["measure_iterations"], "max_warmup": p["max_warmup"],
                  "seed_warmup_s": p["seed_warmup_s"],
