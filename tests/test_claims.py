@@ -88,7 +88,7 @@ def verdicts(results):
 
 def test_every_claim_has_a_row_for_every_version(verdicts):
     ids = [c["id"] for c in verdicts["claims"]]
-    assert ids == [f"pk-{i}" for i in range(1, 9)]
+    assert ids == [c["id"] for c in yaml.safe_load(REGISTRY.read_text())["claims"]]
     cells = {(v["claim"], v["version"]) for v in verdicts["verdicts"]}
     assert cells == {(i, v) for i in ids for v in VERSIONS}
     assert all(v["verdict"] in claims.VERDICTS for v in verdicts["verdicts"])
