@@ -298,13 +298,16 @@ class _Judge:
         return (side or {}).get("version", self.version)
 
     def samples(self, quantity: Quantity, contender: str, where: dict, version: str | None = None) -> pd.DataFrame:
-        version = version or self.version
-        frame = getattr(self.results, quantity.table)
+        return self.rows(quantity.table, quantity.column, contender, where, version or self.version)
+
+    def rows(self, table: str, column: str, contender: str, where: dict, version: str) -> pd.DataFrame:
+        """The rows of results ``table`` for one side; none is an error naming the ``column`` sought."""
+        frame = getattr(self.results, table)
         if not (frame["version"] == version).any():
-            raise self.fail(f"no {quantity.table} results for version {version}")
+            raise self.fail(f"no {table} results for version {version}")
         rows = select(frame, version=version, contender=contender, **where)
         if rows.empty:
-            raise self.fail(f"no {quantity.column} results for contender '{contender}' of {version} where {where}")
+            raise self.fail(f"no {column} results for contender '{contender}' of {version} where {where}")
         return rows
 
     def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict, statistic: str | None,
@@ -348,7 +351,7 @@ class _Judge:
                                           part.get("statistic") or "mean", self.confidence)
         return est, failed, parts
 
-    def pace(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]]) -> dict:
+    def pace(self, part: dict, sides: list[tuple[str, dict, str]]) -> dict:
         """The lowest share of its asked rate that any side's fork reached in any round (mean over the fork's
         rows of the study's PACE table in that cell), whether every one reached ``part["pace"]``, and which
         side reached least."""
@@ -356,12 +359,9 @@ class _Judge:
         if pace is None:
             raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': pace needs a study that "
                                 "records the rate it reached (PACE)")
-        frame = getattr(self.results, pace.table)
         lowest, slowest = math.inf, None
         for contender, where, version in sides:
-            rows = select(frame, version=version, contender=contender, **where)
-            if rows.empty:
-                raise self.fail(f"no {pace.table} rows for contender '{contender}' of {version} where {where}")
+            rows = self.rows(pace.table, pace.achieved, contender, where, version)
             forks = rows.groupby("round")[[pace.achieved, pace.asked]].mean()
             share = float((forks[pace.achieved] / forks[pace.asked]).min())
             if share < lowest:
@@ -426,7 +426,7 @@ class _Judge:
             sides.append((self.study.AA, where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
         converged = self.converged(quantity, *sides)
-        pace = self.pace(part, quantity, [s for s in sides if s[0] != self.study.AA]) if "pace" in part else None
+        pace = self.pace(part, [s for s in sides if s[0] != self.study.AA]) if "pace" in part else None
         verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"])
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),

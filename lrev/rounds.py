@@ -66,6 +66,18 @@ def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str, stat
                        confidence=confidence), failed
 
 
+def savings(pairs: list[tuple[pd.DataFrame, pd.DataFrame]], column: str,
+            statistic: stats.Statistic = "mean") -> tuple[list[int], np.ndarray]:
+    """The rounds, and per (a, b) pair (rows) and round (columns) stat(a's fork) - stat(b's fork); every pair
+    must cover the same rounds."""
+    fn = stats.STATISTICS[statistic]
+    per_round = [_aligned(a, b, column) for a, b in pairs]
+    if len({tuple(r) for r, _, _ in per_round}) != 1:
+        raise PairingError("the pairs were measured in different rounds")
+    rounds = per_round[0][0]
+    return rounds, np.array([[float(fn(x) - fn(y)) for x, y in zip(ga, gb)] for _, ga, gb in per_round])
+
+
 def saving_ratio(whole: tuple[pd.DataFrame, pd.DataFrame], parts: list[tuple[pd.DataFrame, pd.DataFrame]],
                  column: str, statistic: stats.Statistic = "mean",
                  confidence: float = stats.CONFIDENCE) -> tuple[stats.Estimate, list[int]]:
@@ -74,13 +86,7 @@ def saving_ratio(whole: tuple[pd.DataFrame, pd.DataFrame], parts: list[tuple[pd.
     of the per-round ratio, the interval a t interval of its logs. Above 1 the whole saves more than the sum of
     its parts. A round in which the whole or the summed parts saved nothing (≤ 0) has no ratio on the log
     scale: it is failed, left out and reported."""
-    fn = stats.STATISTICS[statistic]
-    pairs = [whole, *parts]
-    per_round = [_aligned(a, b, column) for a, b in pairs]
-    if len({tuple(r) for r, _, _ in per_round}) != 1:
-        raise PairingError("the whole and its parts were measured in different rounds")
-    rounds = per_round[0][0]
-    saved = np.array([[float(fn(ga[i]) - fn(gb[i])) for i in range(len(rounds))] for _, ga, gb in per_round])
+    rounds, saved = savings([whole, *parts], column, statistic)
     top, bottom = saved[0], saved[1:].sum(axis=0)
     kept = [i for i in range(len(rounds)) if top[i] > 0 and bottom[i] > 0]
     failed = [r for i, r in enumerate(rounds) if i not in kept]

@@ -1,5 +1,6 @@
 """The verdict rules on results made to order: too few rounds, the A/A gate and its band, unconverged
-series, failed rounds. The study is pk (its quantities and A/A contender); the lookups are synthetic."""
+series, failed rounds. The study is pk (its quantities and A/A contender), and dvupdate where a part needs a rate
+reached (pace); the results are synthetic."""
 from __future__ import annotations
 
 import math

@@ -119,13 +119,11 @@ def cocktail(latency: pd.DataFrame, base: tuple[str, str], other: tuple[str, str
                 break
             pairs[workload] = sides
         else:
-            def saved(workload: str) -> float:
-                a, b = rounds.paired(*pairs[workload], "latency_ms")
-                return float(np.mean([np.median(x) - np.median(y) for x, y in zip(a, b)]))
-
+            _, saved = rounds.savings([pairs[w] for w in (whole, *parts)], "latency_ms", "median")
             est, failed = rounds.saving_ratio(pairs[whole], [pairs[p] for p in parts], "latency_ms", "median")
-            rows.append({"bucket": int(bucket), "a": base[1], "b": other[1], "whole_ms": saved(whole),
-                         "parts_ms": sum(saved(p) for p in parts), **estimate_columns(est), "failed": len(failed)})
+            rows.append({"bucket": int(bucket), "a": base[1], "b": other[1], "whole_ms": float(saved[0].mean()),
+                         "parts_ms": float(saved[1:].sum(axis=0).mean()), **estimate_columns(est),
+                         "failed": len(failed)})
     return pd.DataFrame(rows)
 
 
