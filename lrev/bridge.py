@@ -32,6 +32,10 @@ EXTRA_FLAGS_ENV = "LREV_JVM_FLAGS"
 DEFAULT_HEAP = "4g"
 #: The young generation's fixed size (see :func:`jvm_flags`), at most a quarter of the heap.
 YOUNG = "512m"
+#: The collectors a JVM can run (see :func:`jvm_flags`): every measurement runs the parallel one unless a study
+#: names another for a contender of its own, as pk's G1 contenders do.
+COLLECTORS = ("parallel", "g1")
+PARALLEL = "parallel"
 #: java's exit status under ``-XX:+ExitOnOutOfMemoryError``.
 OUT_OF_HEAP_EXIT = 3
 _SIZE = re.compile(r"^([1-9][0-9]*)([kKmMgG])$")
@@ -62,11 +66,12 @@ def young(heap_size: str) -> str:
     return YOUNG if quarter >= size_bytes(YOUNG) else f"{max(quarter >> 10, 1024)}k"
 
 
-def jvm_flags(version: str, java_home: Path) -> list[str]:
+def jvm_flags(version: str, java_home: Path, collector: str = PARALLEL) -> list[str]:
     """Flags for Lucene ``version``: fixed heap (stable footprints; :func:`heap` by default) with a fixed young
-    generation, the parallel collector, native access, and the vector module on 9+. A JVM out of heap exits at
-    once (:data:`OUT_OF_HEAP_EXIT`), whichever thread ran out: a load thread that died of it would leave a
-    measurement running on without it.
+    generation, the parallel collector, native access, and the vector module on 9+. With ``collector`` ``g1``,
+    G1 as production runs it instead: the JDK's default collector, sizing its own young generation. A JVM out of
+    heap exits at once (:data:`OUT_OF_HEAP_EXIT`), whichever thread ran out: a load thread that died of it would
+    leave a measurement running on without it.
 
     A fixed young generation (512 MB, no adaptive resizing): before timing, the engine allocates until
     one collection has run, which makes every page of eden resident (``YoungGeneration``); a collector
@@ -79,29 +84,34 @@ def jvm_flags(version: str, java_home: Path) -> list[str]:
     Parallel GC, not the JDK's default G1: under G1, FST-based formats slowed down several-fold within
     one JVM once readers had been opened and closed a few times (FST50 on 10.5.1: about 1.8M, then
     0.3M lookups/s over eight 1 s runs of the plain loop; under Parallel GC 2-3.5M throughout).
-    Parallel was also the JDK's default collector in the seed's era.
+    Parallel was also the JDK's default collector in the seed's era. The pk study measures what G1 does to
+    lookups (its ``@G1`` contenders, claim pk-11).
     """
+    if collector not in COLLECTORS:
+        raise ValueError(f"unknown collector {collector!r}: one of {', '.join(COLLECTORS)}")
     size = heap()
-    flags = [f"-Xms{size}", f"-Xmx{size}", f"-Xmn{young(size)}", "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy",
-             "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"]
+    gc = (["-XX:+UseG1GC"] if collector == "g1"
+          else [f"-Xmn{young(size)}", "-XX:+UseParallelGC", "-XX:-UseAdaptiveSizePolicy"])
+    flags = [f"-Xms{size}", f"-Xmx{size}", *gc, "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"]
     if major(version) >= 9 and jdk.has_module(java_home, "jdk.incubator.vector"):
         flags.append("--add-modules=jdk.incubator.vector")  # one token: JNI takes no separate values
     return flags + os.environ.get(EXTRA_FLAGS_ENV, "").split()
 
 
-def start(version: str, study: str) -> list[str]:
-    """Start the JVM with the engine of ``study`` built for ``version``; returns the JVM flags used."""
+def start(version: str, study: str, collector: str = PARALLEL) -> list[str]:
+    """Start the JVM with the engine of ``study`` built for ``version`` under ``collector``; returns the JVM flags
+    used."""
     if jpype.isJVMStarted():
-        if (_running.get("version"), _running.get("study")) != (version, study):
+        if (_running.get("version"), _running.get("study"), _running.get("collector")) != (version, study, collector):
             raise RuntimeError(f"this process already runs the {_running.get('study')} engine on Lucene "
-                               f"{_running.get('version')}; JPype cannot start a second JVM for {study} on "
-                               f"{version}: use a new process (lrev.fork)")
+                               f"{_running.get('version')} ({_running.get('collector')}); JPype cannot start a second "
+                               f"JVM for {study} on {version} ({collector}): use a new process (lrev.fork)")
         return list(_running["flags"])
     home = jdk.find_jdk()
-    flags = jvm_flags(version, home)
+    flags = jvm_flags(version, home, collector)
     jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(study, version),
                    convertStrings=False)
-    _running.update(version=version, study=study, flags=flags, java_home=str(home))
+    _running.update(version=version, study=study, collector=collector, flags=flags, java_home=str(home))
     reported = str(jpype.JClass("org.lucenerevisited.engine.EngineInfo").luceneVersion())
     if reported != version:
         raise RuntimeError(f"engine for {version} loaded Lucene {reported}: "

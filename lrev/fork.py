@@ -9,7 +9,7 @@ Why rounds: this VM drifts by tens of percent over minutes and JVM starts are bi
 runs one fork of every job in an order shuffled for that round, so drift hits every contender
 alike and ratios pair fork by fork within a round.
 
-    python -m lrev.fork TASK VERSION PAYLOAD.json OUTDIR
+    python -m lrev.fork TASK VERSION PAYLOAD.json OUTDIR [COLLECTOR]
 
 runs task ``<study>.<name>``, the function ``name`` of ``lrev.<study>.tasks``, which takes the
 payload's keys and returns ``{table: DataFrame}``; the child writes ``OUTDIR/<table>.parquet`` and
@@ -62,10 +62,12 @@ def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
     return function
 
 
-def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike) -> None:
-    """Run ``task`` in a child process (its own JVM), writing its tables into the folder ``out`` and everything it
-    prints (its progress bars, the JVM's warnings) into ``out/fork.log``: the terminal and the executed notebook
-    show one progress line per study (:mod:`lrev.progress`), not each fork's. A failure quotes the log's end."""
+def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike,
+        collector: str = bridge.PARALLEL) -> None:
+    """Run ``task`` in a child process (its own JVM, under ``collector``: :func:`lrev.bridge.jvm_flags`), writing
+    its tables into the folder ``out`` and everything it prints (its progress bars, the JVM's warnings) into
+    ``out/fork.log``: the terminal and the executed notebook show one progress line per study
+    (:mod:`lrev.progress`), not each fork's. A failure quotes the log's end."""
     task_function(task)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -73,7 +75,7 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
         json.dump(payload, f)
     try:
         with open(out / FORK_LOG, "w") as log:
-            done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out)],
+            done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), collector],
                                   env={**os.environ, _PARENT_ENV: str(os.getpid())}, stdout=log,
                                   stderr=subprocess.STDOUT)
     finally:
@@ -203,10 +205,10 @@ def _die_with_parent() -> None:
 
 
 def main(argv: list[str]) -> int:
-    task, version, payload_file, out = argv
+    task, version, payload_file, out, *collector = argv
     _die_with_parent()
     function = task_function(task)
-    flags = bridge.start(version, task.partition(".")[0])
+    flags = bridge.start(version, task.partition(".")[0], *collector)
     result = function(**read_json(payload_file))
     for name, table in result.items():
         write_parquet(Path(out) / f"{name}.parquet", table)

@@ -25,7 +25,10 @@ from lrev.dvupdate import layout
     ({"dvupdate": {"methods": {"10.6.0": ["reindex", "overlay"]}}}, "'overlay'"),
     ({"dvupdate": {"corpora": {"big": {"text": "real"}}}}, "dvupdate.corpora.big"),
     ({"dvupdate": {"corpora": {"medium": {"cells": ["high-never"]}}}}, "high-never"),
-    ({"dvupdate": {"measure_s": 1}}, "dvupdate.measure_s"),
+    # The default scale's long interval is 300 ms: ten reopens need 3 s.
+    ({"dvupdate": {"max_measure_s": 2}}, "'dvupdate.max_measure_s': 2 s holds fewer than min_reopens (10)"),
+    ({"dvupdate": {"measure_s": 7}}, "'dvupdate.max_measure_s': 6 s is shorter than measure_s"),
+    ({"dvupdate": {"min_reopens": 1}}, "dvupdate.min_reopens"),
     ({"dvupdate": {"warmup_s": 2, "max_warmup_s": 1}}, "dvupdate.max_warmup_s"),
     ({"dvupdate": {"seconds": 25}}, "seconds"),
     ({"dvupdate": {"rounds": 1}}, "dvupdate.rounds"),

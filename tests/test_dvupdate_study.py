@@ -71,6 +71,19 @@ def test_every_measured_cell_carries_its_warmup_verdict(data):
     assert (data.reopens["t_ms"] >= data.reopens["warmup_ms"]).all(), "a reopen measured during the warm-up"
 
 
+def test_every_cell_measured_its_min_reopens_unless_they_fell_behind(data):
+    cells = summary.warmups(data)
+    assert cells["reopens"].max() >= SETTINGS["min_reopens"]
+    short = cells[cells["reopens"] < SETTINGS["min_reopens"]]
+    keys = ["fork", "round", *summary.CELL]
+    late = data.reopens.groupby(keys, as_index=False).agg(behind=("fell_behind", "max"), late_ns=("late_ns", "sum"),
+                                                          interval_ms=("interval_ms", "first"))
+    short = short.merge(late, on=keys)
+    assert ((short["behind"] == 1) | (short["late_ns"] > short["interval_ms"] * 1e6)).all(), short
+    # No reopen starts after its cell's run ended: one that fell behind does not catch up on an idle index.
+    assert (data.reopens["t_ms"] <= data.reopens["warmup_ms"] + SETTINGS["max_measure_s"] * 1000 + 1).all()
+
+
 def test_a_cell_whose_warmup_never_converged_withholds_its_claims(data):
     registry = claims.load_registry(REPO / "claims" / "dvupdate.yaml")
     registry = {**registry, "versions": [SETTINGS["versions"][-1]],

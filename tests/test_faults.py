@@ -55,6 +55,15 @@ def test_the_heap_is_a_validated_config_key_read_by_every_jvm(monkeypatch):
         bridge.jvm_flags("10.6.0", home)
 
 
+def test_a_g1_jvm_drops_the_parallel_collectors_flags_and_an_unknown_collector_is_named():
+    home = jdk.find_jdk()
+    g1 = bridge.jvm_flags("10.6.0", home, "g1")
+    assert "-XX:+UseG1GC" in g1 and not any("Parallel" in f or f.startswith("-Xmn") for f in g1)
+    assert "-XX:+UseParallelGC" in bridge.jvm_flags("10.6.0", home)
+    with pytest.raises(ValueError, match="'zgc'"):
+        bridge.jvm_flags("10.6.0", home, "zgc")
+
+
 def test_a_new_heap_reruns_no_finished_job(smoke_run):
     root, _, dry = smoke_run
     assert "Nothing to be done" in dry.stdout + dry.stderr

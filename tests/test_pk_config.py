@@ -26,6 +26,9 @@ from lrev.pk import forks, layout
     ({"pk": {"contenders": {"10.6.0": ["default", "NoSuchFormat"]}}}, "NoSuchFormat"),
     ({"pk": {"contenders": {"10.6.0": ["default", "Memory"]}}}, "'Memory'"),
     ({"pk": {"contenders": {"10.6.0": ["default", "default-aa"]}}}, "default-aa"),
+    # G1 is the only other collector; a G1 contender must name a format the version has.
+    ({"pk": {"contenders": {"10.6.0": ["default", "FST50@ZGC"]}}}, "FST50@ZGC"),
+    ({"pk": {"contenders": {"10.6.0": ["default", "Memory@G1"]}}}, "'Memory@G1'"),
     # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.6.0).
     ({"scale": "default", "pk": {"contenders": {"9.12.3": ["Nope"]}}}, "pk.contenders.9.12.3': unknown contender 'Nope'"),
 ])

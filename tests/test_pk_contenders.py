@@ -67,3 +67,15 @@ def test_a_format_with_seek_ceil_reads_its_format_index_and_the_map_has_none():
                                                                                         "Nope+seekCeil"]
     assert layout.index_of("default+seekCeil") == "default" and layout.index_of("GlobalPkMap") == "default"
     assert layout.strategy("Memory+seekCeil") and layout.strategy("GlobalPkMap") and not layout.strategy("Memory")
+
+
+def test_a_g1_contender_is_its_format_under_another_collector():
+    from lrev.pk import layout
+    assert contenders.unknown("10.6.0", ["FST50@G1", "default+seekCeil@G1", "GlobalPkMap@G1"]) == []
+    assert contenders.unknown("10.6.0", ["Nope@G1", "GlobalPkMap+seekCeil@G1"]) == ["Nope@G1",
+                                                                                    "GlobalPkMap+seekCeil@G1"]
+    assert layout.index_of("FST50@G1") == "FST50" and layout.engine_name("FST50+seekCeil@G1") == "FST50+seekCeil"
+    assert (layout.collector("FST50@G1"), layout.collector("FST50")) == ("g1", "parallel")
+    assert layout.strategy("FST50@G1")
+    pk = {"contenders": {"10.6.0": ["default", "FST50", "FST50@G1", "default+seekCeil"]}}
+    assert layout.indexed_contenders(pk, "10.6.0") == ["default", "FST50", "default+seekCeil"]

@@ -27,3 +27,40 @@ def test_the_seed_setting_is_warmed_and_measured_alone_before_the_other_conditio
     # The cold JVM's first phase warms up for seed_warmup_s at least; the warm one for min_warmup.
     assert warmups == [max(pk["min_warmup"], -(-pk["seed_warmup_s"] * 1000 // pk["iteration_ms"])), pk["min_warmup"]]
     assert warmups[0] > warmups[1]
+
+
+def test_a_g1_contender_runs_its_format_in_a_g1_jvm_and_is_labelled_as_itself(monkeypatch, tmp_path):
+    from lrev import bridge, fork
+    from lrev.pk import forks
+
+    pk = config.load({"scale": "default"}).study("pk")
+    seen = []
+
+    def fake_lookups(spec):
+        seen.extend(zip(spec.contenders, spec.index_paths))
+        return pd.DataFrame({"contender": spec.contenders, "series": spec.labels})
+
+    def fake_footprint(names, paths, keys):
+        seen.extend(zip(names, paths))
+        return pd.DataFrame({"contender": names})
+
+    monkeypatch.setattr(tasks.engine, "lookups", fake_lookups)
+    monkeypatch.setattr(tasks.engine, "footprint", fake_footprint)
+    out = tasks.measure(str(tmp_path), "10.6.0", 0, "FST50@G1", pk)
+    # The engine reads FST50's index as FST50; every row says FST50@G1; no NRT reopen of its own.
+    assert {name for name, _ in seen} == {"FST50", layout.BASELINE}
+    assert all(f"/{name}/" in path for name, path in seen)
+    assert set(out) == {"lookups", "footprint"}
+    assert set(out["lookups"]["contender"]) == {"FST50@G1"}
+    assert set(out["footprint"]["contender"]) == {"FST50@G1", layout.BASELINE}
+    # Its keys are FST50's: the same workload, only the JVM differs.
+    assert tasks._seed(pk, 0, layout.engine_name("FST50@G1")) == tasks._seed(pk, 0, "FST50")
+
+    collectors = {}
+    monkeypatch.setattr(fork, "run", lambda task, version, payload, out, collector="parallel":
+                        collectors.setdefault(payload["contender"], collector))
+    for job in forks.jobs(tmp_path, "10.6.0", pk):
+        if job.name.startswith("alone-"):
+            job.run(0, tmp_path)
+    assert collectors["FST50@G1"] == "g1" and collectors["FST50"] == "parallel"
+    assert {layout.collector(c) for c in collectors} <= set(bridge.COLLECTORS)

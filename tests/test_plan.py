@@ -120,6 +120,11 @@ def test_configured_seconds_fixed_costs_and_per_study_subtotals(tmp_path):
     forks = hook.forks(tmp_path / "seed", seed, {})
     assert run["seconds"] == pytest.approx(sum(hook.configured(seed, f) for f in forks) + 4.0 * len(forks))
     assert hook.configured(seed, name) == 3 * (seed["warmup_s"] + seed["measure_s"])
+    # A cell whose min_reopens outlast measure_s is charged for them: at 0.5 s and 2 s with 5 s measured, 10
+    # reopens take 20 s in the long interval's cell.
+    paper = config.load({"scale": "paper"}).study("dvupdate")
+    assert (paper["measure_s"], paper["min_reopens"], paper["grid"]["intervals_ms"]) == (5, 10, {"short": 500, "long": 2000})
+    assert hook.configured(paper, name) == 3 * paper["warmup_s"] + 5 + 20 + 5
     assert next(job for job in result["jobs"] if job["rule"] == "dvupdate_figures")["seconds"] == 6.0
     assert any(d["fit"] == "run" and "fixed cost" in d["why"] for d in result["degenerate"])
     parts = {row["study"]: row for row in result["studies_totals"]}

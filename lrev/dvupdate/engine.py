@@ -34,6 +34,8 @@ class Spec:
     warmup_millis: int
     max_warmup_millis: int
     measure_millis: int
+    min_reopens: int
+    max_measure_millis: int
     probe_millis: int
     quiet_probes: int
     jit_quiet_share: float

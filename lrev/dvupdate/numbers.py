@@ -22,8 +22,9 @@ def parameters_text(p: dict[str, Any]) -> str:
     return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
             f"rates {grid['rates']['low']} and {grid['rates']['high']} docs/s, reopen every "
             f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; warm-up {p['warmup_s']:g}-{p['max_warmup_s']:g} s, "
-            f"then {p['measure_s']:g} s per cell; {p['index_threads']} update and {p['search_threads']} search "
-            f"threads; {p['rounds']} rounds; RAM buffer {p['ram_buffer_kb']:g} KiB; seed {p['seed']}")
+            f"then at least {p['measure_s']:g} s and {p['min_reopens']} reopens per cell; {p['index_threads']} update "
+            f"and {p['search_threads']} search threads; {p['rounds']} rounds; RAM buffer {p['ram_buffer_kb']:g} KiB; "
+            f"seed {p['seed']}")
 
 
 def corpora(data: summary.DvuResults) -> list[dict[str, Any]]:
@@ -138,12 +139,15 @@ def jit_shares(data: summary.DvuResults) -> list[dict[str, Any]]:
     return out
 
 
-def warmups(data: summary.DvuResults) -> dict[str, Any]:
-    """How the cells' warm-ups ended: how many of the forks' cells converged, and their median length."""
+def warmups(data: summary.DvuResults, min_reopens: int) -> dict[str, Any]:
+    """How the cells' warm-ups ended: how many of the forks' cells converged, and their median length; the fewest
+    reopens a cell measured, and how many cells measured fewer than ``min_reopens``."""
     cells = summary.warmups(data)
     return {"jit_quiet_share": f"{JIT_QUIET_SHARE * 100:g}%", "quiet_window_s": f"{PROBE_MS * QUIET_PROBES / 1000:g}",
             "jit_settled_drop": f"{JIT_SETTLED_DROP * 100:g}", "jit_share": jit_shares(data),
             "cells": len(cells), "cells_converged": int(cells["stable"].sum()),
+            "reopens_fewest": int(cells["reopens"].min()) if len(cells) else 0,
+            "cells_short": int((cells["reopens"] < min_reopens).sum()),
             "warmup_median_s": f"{cells['warmup_ms'].median() / 1000:.2g}" if len(cells) else "n/a"}
 
 
@@ -154,6 +158,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     checks = summary.verified(data)
     return {
         "meta": {"measure_s": f"{p['measure_s']:g}", "warmup_s": f"{p['warmup_s']:g}",
+                 "min_reopens": p["min_reopens"], "max_measure_s": f"{p['max_measure_s']:g}",
                  "max_warmup_s": f"{p['max_warmup_s']:g}", "rounds": p["rounds"],
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
                  "rates": p["grid"]["rates"], "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
@@ -164,7 +169,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
                  "checks": int(checks["checks"].sum()), "reopens": len(data.reopens),
-                 **warmups(data)},
+                 **warmups(data, p["min_reopens"])},
         "corpora": corpora(data),
         "fit": fit(data),
         "seed_table": seed_table(table[table["contender"] != layout.AA]),

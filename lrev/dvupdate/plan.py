@@ -40,8 +40,14 @@ def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> li
 
 
 def configured(settings: dict[str, Any], fork: str) -> float:
-    """Each of the fork's cells warms up for at least ``warmup_s`` and measures for ``measure_s``."""
+    """Each of the fork's cells warms up for at least ``warmup_s`` and measures for ``measure_s`` or
+    ``min_reopens`` of its intervals, whichever is longer."""
     _, role, _ = layout.parse_job(fork)
     if role not in settings["corpora"]:
         return 0.0
-    return len(layout.cells(settings, role)) * (settings["warmup_s"] + settings["measure_s"])
+    return sum(cell_seconds(settings, c["interval_ms"]) for c in layout.cells(settings, role))
+
+
+def cell_seconds(settings: dict[str, Any], interval_ms: int) -> float:
+    """A cell's shortest run at this interval, if its reopens keep up."""
+    return settings["warmup_s"] + max(settings["measure_s"], settings["min_reopens"] * interval_ms / 1000)

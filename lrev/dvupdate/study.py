@@ -59,9 +59,12 @@ def check(dvupdate: dict[str, Any]) -> None:
         raise ConfigError(f"config error at 'dvupdate.max_warmup_s': {dvupdate['max_warmup_s']} s is shorter than "
                           f"warmup_s ({dvupdate['warmup_s']} s)")
     longest = max(dvupdate["grid"]["intervals_ms"].values())
-    if dvupdate["measure_s"] * 1000 < 2 * longest:
-        raise ConfigError(f"config error at 'dvupdate.measure_s': {dvupdate['measure_s']} s holds fewer than two "
-                          f"reopens of {longest} ms")
+    if dvupdate["max_measure_s"] * 1000 < dvupdate["min_reopens"] * longest:
+        raise ConfigError(f"config error at 'dvupdate.max_measure_s': {dvupdate['max_measure_s']} s holds fewer than "
+                          f"min_reopens ({dvupdate['min_reopens']}) reopens of {longest} ms")
+    if dvupdate["max_measure_s"] < dvupdate["measure_s"]:
+        raise ConfigError(f"config error at 'dvupdate.max_measure_s': {dvupdate['max_measure_s']} s is shorter than "
+                          f"measure_s ({dvupdate['measure_s']} s)")
 
 
 def load(results: Path, versions: Sequence[str]):

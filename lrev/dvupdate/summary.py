@@ -63,11 +63,12 @@ def samples(data: DvuResults, metric: str) -> pd.DataFrame:
 
 
 def warmups(data: DvuResults) -> pd.DataFrame:
-    """One row per fork and cell: when its warm-up ended (ms into the cell) and whether the JIT was quiet or steady
-    then (``stable``), or the warm-up ran to its maximum."""
+    """One row per fork and cell: when its warm-up ended (ms into the cell), whether the JIT was quiet or steady
+    then (``stable``) or the warm-up ran to its maximum, and how many reopens were measured."""
     keys = ["version", "contender", "round", "fork", *CELL]
     return data.reopens.groupby(keys, as_index=False, sort=True).agg(warmup_ms=("warmup_ms", "first"),
-                                                                     stable=("stable", "first"))
+                                                                     stable=("stable", "first"),
+                                                                     reopens=("reopen", "size"))
 
 
 def cell_table(data: DvuResults) -> pd.DataFrame:

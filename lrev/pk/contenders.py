@@ -21,12 +21,10 @@ from pathlib import Path
 
 import yaml
 
+from lrev.pk.layout import AA_SUFFIX, SEEK_CEIL, engine_name
+
 REGISTRY = Path(__file__).resolve().with_name("contenders.yaml")
 MAIN_CLASS = "org.lucenerevisited.pk.PkContenders"
-AA_SUFFIX = "-aa"
-"""The pipeline adds the A/A contender (``default-aa``) itself; the config may not name one."""
-SEEK_CEIL = "+seekCeil"
-"""Any index format's name with this suffix reads that format's index with seekCeil (PkContenders.SEEK_CEIL)."""
 GLOBAL_MAP = "GlobalPkMap"
 
 REGENERATE = "python -m lrev.pk.contenders --update"
@@ -59,10 +57,14 @@ def available(version: str) -> list[str]:
 def unknown(version: str, names: Iterable[str]) -> list[str]:
     """The ``names`` (in their order) that Lucene ``version`` does not accept; any ``*-aa`` name counts
     as unknown, since the pipeline adds the A/A contender itself. A format's name with ``+seekCeil`` is
-    accepted; the global map's is not (it seeks nothing)."""
+    accepted; the global map's is not (it seeks nothing). Any accepted name with ``@G1`` is too."""
     known = set(available(version))
-    return [name for name in names if name.endswith(AA_SUFFIX) or name.removesuffix(SEEK_CEIL) not in known
-            or name.endswith(SEEK_CEIL) and name.removesuffix(SEEK_CEIL) == GLOBAL_MAP]
+    return [name for name in names if name.endswith(AA_SUFFIX) or _unknown_to_engine(known, engine_name(name))]
+
+
+def _unknown_to_engine(known: set[str], name: str) -> bool:
+    return (name.removesuffix(SEEK_CEIL) not in known
+            or name.endswith(SEEK_CEIL) and name.removesuffix(SEEK_CEIL) == GLOBAL_MAP)
 
 
 def engine_available(version: str, extra_classpath: Sequence[str] = ()) -> list[str]:

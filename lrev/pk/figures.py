@@ -27,7 +27,7 @@ from lrev.config import version_key
 from lrev.pk import layout, summary
 from lrev.tables import select
 
-FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads", "pk_mixed")
+FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads", "pk_mixed", "pk_collector")
 """Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
 
 FAMILY_ORDER = ("default", "Pulsing41", "Memory", "FST", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit",
@@ -78,7 +78,9 @@ def _legend(fig: plt.Figure, ax: plt.Axes) -> None:
 
 
 def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame[frame["contender"] != layout.AA]
+    """Every contender but the A/A, under the parallel collector (the G1 contenders have a figure of their own)."""
+    parallel = frame["contender"].map(lambda c: layout.collector(c) == "parallel")
+    return frame[(frame["contender"] != layout.AA) & parallel]
 
 
 def lookups_figure(data: summary.PkResults) -> plt.Figure:
@@ -194,6 +196,22 @@ def mixed_figure(data: summary.PkResults) -> plt.Figure:
     return fig
 
 
+def collector_figure(data: summary.PkResults) -> plt.Figure:
+    """Each contender's lookups/s in JVMs running G1 ÷ in JVMs running the parallel collector, seed setting, paired
+    by round (95% CI); 1 = the collector does not matter."""
+    table = summary.collector_table(data.lookups)
+    fig, axes = _grid(["all"], ["collector"])
+    ax = axes[0][0]
+    ax.axhline(1.0, color="0.4", lw=0.8)
+    if len(table):
+        _ci_points(ax, table, _versions(table), _palette(table["family"]))
+    plots.log_y(ax)
+    ax.set(title="same contender: G1 ÷ parallel collector", xlabel="Lucene version",
+           ylabel="lookups/s, G1 ÷ parallel")
+    _legend(fig, ax)
+    return fig
+
+
 BUILDERS: dict[str, Callable[[summary.PkResults], plt.Figure]] = {
     "pk_lookups": lookups_figure,
     "pk_ratio": ratio_figure,
@@ -201,6 +219,7 @@ BUILDERS: dict[str, Callable[[summary.PkResults], plt.Figure]] = {
     "pk_reopen": reopen_figure,
     "pk_threads": threads_figure,
     "pk_mixed": mixed_figure,
+    "pk_collector": collector_figure,
 }
 assert tuple(BUILDERS) == FIGURES
 

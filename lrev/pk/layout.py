@@ -18,6 +18,9 @@ INDEX_OF = {"GlobalPkMap": "default"}
 #: Suffix of a contender that reads its format's index with seekCeil instead of seekExact (the engine's
 #: PkContenders.SEEK_CEIL): the seed's second source of gain, measured alone.
 SEEK_CEIL = "+seekCeil"
+#: Suffix of a contender measured in JVMs that run G1, production's collector, instead of the parallel collector
+#: of every other measurement (lrev.bridge.jvm_flags): the same lookups on the same index, another collector.
+G1 = "@G1"
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
 #: The default contender measured again in JVMs of its own: the A/A noise floor.
@@ -44,14 +47,25 @@ def index_path(root: Path, version: str, corpus: str, contender: str, layout: st
     return index_dir(root, version, corpus) / index_of(contender) / layout
 
 
+def engine_name(contender: str) -> str:
+    """The name the engine knows ``contender`` by: the collector is the JVM's, not the engine's."""
+    return contender.removesuffix(G1)
+
+
+def collector(contender: str) -> str:
+    """The collector (one of lrev.bridge.COLLECTORS) of ``contender``'s JVMs."""
+    return "g1" if contender.endswith(G1) else "parallel"
+
+
 def index_of(contender: str) -> str:
-    """The contender whose index ``contender`` reads: itself, unless it is a lookup strategy."""
-    name = contender.removesuffix(SEEK_CEIL)
+    """The contender whose index ``contender`` reads: itself, unless it is a lookup strategy or runs under G1."""
+    name = engine_name(contender).removesuffix(SEEK_CEIL)
     return INDEX_OF.get(name, name)
 
 
 def strategy(contender: str) -> bool:
-    """Whether ``contender`` is a lookup strategy over another contender's index, not a format of its own."""
+    """Whether ``contender`` reads another contender's index (a lookup strategy, or the same lookups under G1):
+    it has no NRT reopen or plain-loop cross-check of its own."""
     return index_of(contender) != contender
 
 
@@ -113,6 +127,11 @@ def merged(pk: dict[str, Any], corpus: str) -> bool:
 def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:
     """The configured contenders of ``version`` plus the A/A contender."""
     return [*pk["contenders"][version], AA]
+
+
+def indexed_contenders(pk: dict[str, Any], version: str) -> list[str]:
+    """The configured contenders the indexer is asked for: a G1 contender reads its format's index."""
+    return [c for c in pk["contenders"][version] if collector(c) == "parallel"]
 
 
 def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:

@@ -146,6 +146,24 @@ def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
     return by_version(pd.DataFrame(rows))
 
 
+def collector_table(lookups: pd.DataFrame) -> pd.DataFrame:
+    """Each G1 contender ÷ the same contender under the parallel collector (its own JVMs each), seed setting,
+    paired by round; ``contender`` and ``family`` name the format."""
+    alone = seed_setting(lookups)
+    rows = []
+    for (version, contender), mine in alone.groupby(["version", "contender"], sort=True):
+        if layout.collector(contender) == "parallel":
+            continue
+        name = layout.engine_name(contender)
+        base = alone[(alone["version"] == version) & (alone["contender"] == name)]
+        if base.empty:
+            continue
+        rows.append({"version": version, "contender": name, "family": base["family"].iloc[0],
+                     **estimate_columns(rounds.ratio(mine, base, "lookups_per_s")),
+                     "stable": bool(mine["stable"].all() and base["stable"].all())})
+    return by_version(pd.DataFrame(rows))
+
+
 def seed_setting(frame: pd.DataFrame) -> pd.DataFrame:
     return select(frame, **layout.SEED_SETTING)
 

@@ -53,28 +53,36 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     include the seed's setting."""
     root_ = Path(root)
     seed_cond = layout.seed_condition(pk)
-    seed_series = (contender, seed_cond, layout.SEED_SETTING["threads"])
-    rest = [(contender, cond, t) for cond in pk["conditions"] for t in cond["threads"]
-            if (contender, cond, t) != seed_series]
-    # The A/A contender is the default again: same series order, so that only the JVM differs.
-    seed = _seed(pk, round, contender.removesuffix(layout.AA_SUFFIX))
+    # Under G1 the engine runs the same contender; only the JVM (lrev.fork) and the rows' label differ.
+    name = layout.engine_name(contender)
+    seed_series = (name, seed_cond, layout.SEED_SETTING["threads"])
+    rest = [(name, cond, t) for cond in pk["conditions"] for t in cond["threads"] if (name, cond, t) != seed_series]
+    # The A/A contender is the default again, and a G1 contender its format: same series order and keys, so that
+    # only the JVM differs.
+    seed = _seed(pk, round, name.removesuffix(layout.AA_SUFFIX))
     lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=_cold_warmup(pk, 1)))]
     if rest:
         lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))
     out = {"lookups": pd.concat(lookups, ignore_index=True)}
     if contender.endswith(layout.AA_SUFFIX):
-        return out
+        return _labelled(out, contender)
     if not layout.strategy(contender):
         out["reopen"] = _reopen(root_, version, round, contender, pk)
     parts = []
     for corpus, lay in layout.indexed(pk):
-        paths = [str(layout.index_path(root_, version, corpus, c, lay)) for c in (layout.BASELINE, contender)]
-        part = engine.footprint([layout.BASELINE, contender], paths, str(layout.keys_file(root_, corpus, 0.0)))
+        paths = [str(layout.index_path(root_, version, corpus, c, lay)) for c in (layout.BASELINE, name)]
+        part = engine.footprint([layout.BASELINE, name], paths, str(layout.keys_file(root_, corpus, 0.0)))
         part.insert(0, "corpus", corpus)
         part.insert(1, "layout", lay)
         parts.append(part)
     out["footprint"] = pd.concat(parts, ignore_index=True)
-    return out
+    return _labelled(out, contender)
+
+
+def _labelled(tables: dict[str, pd.DataFrame], contender: str) -> dict[str, pd.DataFrame]:
+    """``tables`` with the engine's name of ``contender`` replaced by its own."""
+    name = layout.engine_name(contender)
+    return {k: t.assign(contender=t["contender"].replace(name, contender)) for k, t in tables.items()}
 
 
 def _cold_warmup(pk: dict[str, Any], series: int) -> int:
@@ -85,9 +93,11 @@ def _cold_warmup(pk: dict[str, Any], series: int) -> int:
 def mixed(root: str, version: str, round: int, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """The mixed-JVM experiment: every contender of the seed's setting in this one JVM, interleaved, as the
     harness used to measure them. Compared with each contender alone, it shows what sharing a JVM costs. Its
-    JVM is as cold as a contender's own, and warms up for at least as long (in wall time)."""
+    JVM is as cold as a contender's own, and warms up for at least as long (in wall time). The G1 contenders are
+    not in it: this JVM runs the parallel collector."""
     cond = layout.seed_condition(pk)
-    series = [(c, cond, layout.SEED_SETTING["threads"]) for c in layout.timed_contenders(pk, version)]
+    series = [(c, cond, layout.SEED_SETTING["threads"]) for c in layout.timed_contenders(pk, version)
+              if layout.collector(c) == "parallel"]
     return {"lookups": engine.lookups(_spec(Path(root), version, pk, series, _seed(pk, round, "mixed"),
                                             min_warmup=_cold_warmup(pk, len(series))))}
 

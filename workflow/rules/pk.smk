@@ -52,7 +52,7 @@ rule pk_index:
         corpus="seq|rand|uuid",
     params:
         segment_docs=PK["segment_docs"],
-        contenders=lambda w: " ".join(PK["contenders"][w.version]),
+        contenders=lambda w: " ".join(pk_layout.indexed_contenders(PK, w.version)),
         merged=lambda w: "--merged" if pk_layout.merged(PK, w.corpus) else "",
     threads: 1
     benchmark:

@@ -19,12 +19,15 @@ public final class DvuSpec {
    * Each combination warms up for at least {@link #warmupMillis}, then until the JIT compilers' share of
    * the last {@link #quietProbes} probes, {@link #probeMillis} apart, was at most {@link #jitQuietShare}
    * or fell by at most {@link #jitSettledDrop} from the probes before (at most {@link #maxWarmupMillis};
-   * see {@link org.lucenerevisited.engine.harness.WarmupMonitor}), and is measured for
-   * {@link #measureMillis} after that.
+   * see {@link org.lucenerevisited.engine.harness.WarmupMonitor}). It is then measured for at least
+   * {@link #measureMillis} and until {@link #minReopens} reopens that started after it are done, at most for
+   * {@link #maxMeasureMillis}: a cell whose reopens fall behind holds fewer, and its rows show it.
    */
   public int warmupMillis;
   public int maxWarmupMillis;
   public int measureMillis;
+  public int minReopens;
+  public int maxMeasureMillis;
   public int probeMillis;
   public int quietProbes;
   public double jitQuietShare;

@@ -24,16 +24,19 @@ import org.lucenerevisited.engine.harness.WarmupMonitor;
 /**
  * One combination of the seed's benchmark: update threads held to a rate, one thread reopening at an
  * interval, search threads sorting by lastmod, all at once: a warm-up until the JIT is quiet or steady
- * (see {@link WarmupMonitor}), then a fixed measured time.
+ * (see {@link WarmupMonitor}), then a measured time long enough for both {@code spec.measureMillis} and
+ * {@code spec.minReopens} reopens, at most {@code spec.maxMeasureMillis}: a mean over two or three reopens
+ * of a long interval says little about a reopen's cost.
  *
  * <p>The rate is a schedule, not a pace: update k is due at {@code t0 + k * 1e9 / rate} ns, threads
  * take the next ticket, wait until it is due and apply it. A thread that falls behind runs its
  * tickets late, never skips them, so falling behind shows as lag and as completed updates trailing
  * due ones. Reopen j is due at {@code t0 + j * interval}; a late one starts at once and records how
- * late. Each reopen emits one row, counting what happened since the previous one. The rows are added
- * once the run is over, when the measured window's verdict is known: if the JIT compiled for more than
- * {@code jitQuietShare} of the measured reopens' time (their elapsed_ns), it was no steady state, and
- * the measured rows are flagged {@code stable = 0}, as after a warm-up that never converged.
+ * late, until the run ends. Each reopen emits one row, counting what happened since the previous one.
+ * The rows are added once the run is over, when the measured window's verdict is known: if the JIT
+ * compiled for more than {@code jitQuietShare} of the measured reopens' time (their elapsed_ns), it was
+ * no steady state, and the measured rows are flagged {@code stable = 0}, as after a warm-up that never
+ * converged.
  */
 final class TimedRun {
 
@@ -60,7 +63,7 @@ final class TimedRun {
   private final Latencies latencies;
 
   private long t0;
-  /** Until the warm-up is over: the latest it can end, plus the measured time; then fixed. */
+  /** The latest the run can end; it only ever moves earlier, so no thread is stopped and then needed again. */
   private volatile long end;
   /** Long.MAX_VALUE until the warm-up is over. */
   private volatile long warmupEnd = Long.MAX_VALUE;
@@ -70,6 +73,8 @@ final class TimedRun {
   private final LongAdder updateNanos = new LongAdder();
   private final AtomicLong maxLag = new AtomicLong();
   private final LongAdder queries = new LongAdder();
+  /** Reopens done that started after the warm-up. */
+  private final AtomicLong measuredReopens = new AtomicLong();
   /** Written by the reopen thread, read once it has ended. */
   private final List<Object[]> rowsOut = new ArrayList<>();
 
@@ -101,7 +106,8 @@ final class TimedRun {
     try (SearcherSlot slot = new SearcherSlot(reader)) {
       t0 = System.nanoTime() + 10 * MILLI; // every thread is waiting by then
       long measureNanos = spec.measureMillis * MILLI;
-      end = t0 + spec.maxWarmupMillis * MILLI + measureNanos;
+      long maxMeasureNanos = spec.maxMeasureMillis * MILLI;
+      end = t0 + spec.maxWarmupMillis * MILLI + maxMeasureNanos;
       warmup = new WarmupMonitor(t0, spec.warmupMillis * MILLI, spec.maxWarmupMillis * MILLI, spec.quietProbes,
           spec.jitQuietShare, spec.jitSettledDrop);
       List<Future<?>> running = new ArrayList<>();
@@ -119,7 +125,11 @@ final class TimedRun {
       for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
         if (warmupEnd == Long.MAX_VALUE && warmup.probe(now)) {
           warmupEnd = now;
-          end = now + measureNanos;
+          end = now + maxMeasureNanos;
+        } else if (warmupEnd != Long.MAX_VALUE && now - warmupEnd >= measureNanos
+            && measuredReopens.get() >= spec.minReopens) {
+          end = now;
+          break;
         }
         if (now - reported >= SECOND) { // progress calls into Python: rarely
           progress.report(stage, (now - t0) / MILLI, (end - t0) / MILLI);
@@ -246,8 +256,10 @@ final class TimedRun {
     for (long j = 1; t0 + j * intervalNanos <= end; j++) {
       long scheduled = t0 + j * intervalNanos;
       parkUntil(scheduled);
-      if (scheduled > end) {
-        return; // the warm-up ended while this reopen waited, and the run with it
+      if (scheduled > end || System.nanoTime() >= end) {
+        // The run ended while this reopen waited, or while the ones before it ran late: a reopen after the
+        // updates stopped finds nothing to do, and late ones would follow each other at once.
+        return;
       }
       // Counted before the clock is read, so every update counted done was due by the reopen's start.
       long doneNow = done.sum();
@@ -266,6 +278,7 @@ final class TimedRun {
       boolean warmingUp = start < warmedAt;
       if (!warmingUp) {
         latencies.reopen.recordValue(reopenNanos);
+        measuredReopens.incrementAndGet();
       }
       rowsOut.add(new Object[] {(long) combo, (long) rate, intervalNanos / 1_000_000, j, (start - t0) / 1_000_000,
           start - scheduled, reopenNanos, reopened.reader() != null ? 1L : 0L, doneNow - previousDone,
