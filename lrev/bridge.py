@@ -33,7 +33,7 @@ DEFAULT_HEAP = "4g"
 #: The young generation's fixed size (see :func:`jvm_flags`), at most a quarter of the heap.
 YOUNG = "512m"
 #: The collectors a JVM can run (see :func:`jvm_flags`): every measurement runs the parallel one unless a study
-#: names another for a contender of its own, as pk's G1 contenders do.
+#: names another for a contender of its own (:func:`lrev.fork.run`).
 COLLECTORS = ("parallel", "g1")
 PARALLEL = "parallel"
 #: java's exit status under ``-XX:+ExitOnOutOfMemoryError``.
@@ -84,8 +84,8 @@ def jvm_flags(version: str, java_home: Path, collector: str = PARALLEL) -> list[
     Parallel GC, not the JDK's default G1: under G1, FST-based formats slowed down several-fold within
     one JVM once readers had been opened and closed a few times (FST50 on 10.5.1: about 1.8M, then
     0.3M lookups/s over eight 1 s runs of the plain loop; under Parallel GC 2-3.5M throughout).
-    Parallel was also the JDK's default collector in the seed's era. The pk study measures what G1 does to
-    lookups (its ``@G1`` contenders, claim pk-11).
+    Parallel was also the JDK's default collector in the seed's era. A study may measure a contender under G1
+    too, in forks of its own.
     """
     if collector not in COLLECTORS:
         raise ValueError(f"unknown collector {collector!r}: one of {', '.join(COLLECTORS)}")
