@@ -5,11 +5,14 @@ seed reported; this module measures the same quantity on every Lucene version
 and turns the 95% interval (:mod:`lrev.stats`: Student-t over rounds) into a
 verdict. In this order, the first that applies:
 
+- ``untestable`` (at this scale): the run's size is below what the part's mechanism needs (its ``needs``: a
+  quantity of the study that measures the size, and the least value at which the claim can hold or fail);
 - ``underpowered``: fewer than ``MIN_ROUNDS`` rounds: a t interval over two
   rounds has one degree of freedom and bounds nothing worth a verdict;
 - ``noise-limited``: a ratio whose A/A beside it (the study's A/A contender
   against its baseline, same quantity, condition, version and rounds) misses
   the registry's ``aa_tolerance``: the apparatus is not steady enough here;
+- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it;
 - ``unconverged``: a series the part reads never reached a steady state;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
   ``approx`` claims: lies inside the band) by the A/A noise band;
@@ -18,7 +21,7 @@ verdict. In this order, the first that applies:
 
 Two more need no measurement: ``n/a`` (the claim cannot be re-run on that
 version; the reason is in the registry) and ``answer`` (a question: the answer
-is measured rather than judged). The first three still say which way the
+is measured rather than judged). The withheld verdicts still say which way the
 interval leans (``leaning``: the verdict it alone would give).
 
 The noise band f >= 1 is the farther bound of the passing A/A interval
@@ -28,8 +31,8 @@ showed. A ratio without an A/A beside it (a version or quantity the study runs
 none on) is judged on its bare threshold and says so (``aa: null``).
 
 A multi-part claim holds only if every part holds and fails if any part fails;
-otherwise it takes the first of underpowered, noise-limited, unconverged,
-inconclusive among its parts. A version that should be judged but lacks a
+otherwise it takes the first withheld verdict among its parts (in the order above), else
+inconclusive. A version that should be judged but lacks a
 contender or result is an error, never a silent ``n/a``: an empty cell in the
 paper must be a decision.
 
@@ -54,10 +57,10 @@ from lrev import io, rounds, stats, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
-VERDICTS = ("holds", "fails", "answer", "inconclusive", "underpowered", "fell-behind", "noise-limited", "unconverged",
+VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "noise-limited", "unconverged",
             "n/a")
 #: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
-WITHHELD = ("underpowered", "fell-behind", "noise-limited", "unconverged")
+WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
 #: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
 #: range of two JVMs times four.
 MIN_ROUNDS = 3
@@ -110,6 +113,11 @@ _PART = {
         # With pace, the part is judged only where every side reached at least this share of the rate it was
         # asked for, in every round (the study's PACE); otherwise it is withheld as fell-behind.
         "pace": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+        # With needs, the part is judged only where the study's size ``quantity`` (same condition as side a) is at
+        # least ``at_least`` in every fork of a; otherwise it is withheld as untestable at this scale, ``why``.
+        "needs": {"type": "object", "required": ["quantity", "at_least", "why"], "additionalProperties": False,
+                  "properties": {"quantity": {"type": "string"}, "at_least": {"type": "number"},
+                                 "why": {"type": "string", "minLength": 1}}},
         "expect": _EXPECT,
         "answer": {"enum": ["fastest", "ratio"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
@@ -253,9 +261,13 @@ def combine(verdicts: Sequence[str]) -> str:
     return next((v for v in WITHHELD if v in verdicts), "inconclusive")
 
 
-def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool, paced: bool = True) -> str:
-    """The part's verdict: the interval's, unless too few rounds, a side that fell behind its asked rate, a
-    failed A/A gate or an unconverged series withholds it (in that order)."""
+def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool, paced: bool = True,
+             scaled: bool = True) -> str:
+    """The part's verdict: the interval's, unless a run below the size its mechanism needs, too few rounds, a
+    side that fell behind its asked rate, a failed A/A gate or an unconverged series withholds it (in that
+    order)."""
+    if not scaled:
+        return "untestable"
     if n < MIN_ROUNDS:
         return "underpowered"
     if not paced:
@@ -368,6 +380,18 @@ class _Judge:
                 lowest, slowest = share, contender
         return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "kept": lowest >= part["pace"]}
 
+    def scale(self, part: dict, quantity: Quantity, a: str, where: dict, version: str) -> dict:
+        """The least value of the part's ``needs`` quantity over side a's forks, and whether it reaches
+        ``at_least``."""
+        needs = part["needs"]
+        size = self.study.QUANTITIES.get(needs["quantity"])
+        if size is None or set(size.condition) != set(quantity.condition):
+            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': needs.quantity "
+                                f"'{needs['quantity']}' must be a quantity of the study with the condition "
+                                f"{', '.join(quantity.condition)}")
+        lowest = float(self.samples(size, a, where, version)[size.column].min())
+        return {**needs, "lowest": lowest, "kept": lowest >= needs["at_least"]}
+
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
@@ -427,14 +451,16 @@ class _Judge:
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
         converged = self.converged(quantity, *sides)
         pace = self.pace(part, [s for s in sides if s[0] != self.study.AA]) if "pace" in part else None
-        verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"])
+        scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
+        verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"],
+                           scale is None or scale["kept"])
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
                 "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
-                "noise_band": noise, "converged": converged, "pace": pace, "verdict": verdict,
+                "noise_band": noise, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
 
     def answer(self, part: dict) -> dict:

@@ -32,7 +32,7 @@ SOURCE = REPO / "paper" / "lucene-revisited.typ"
 #: Verdicts that decide a cell; the others apply but leave it open.
 DECIDED = ("holds", "fails", "answer")
 #: A cell's mark in the verdict matrix, beside its colour, so that it reads in grey print too (n/a: left blank).
-MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "underpowered": "n", "fell-behind": "b",
+MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "untestable": "s", "underpowered": "n", "fell-behind": "b",
          "noise-limited": "≈", "unconverged": "u", "n/a": ""}
 #: Which way a withheld verdict's interval leans; leaning "inconclusive" leans neither way and has no mark.
 LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
@@ -91,6 +91,11 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                 # The cost was measured at a rate the method did not reach: not evidence about the rate asked for.
                 measured += (f" ({pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
                              f"{pace['required'] * 100:.0f}% required)")
+            scale = part.get("scale")
+            if scale and not scale["kept"]:
+                # The run is smaller than the mechanism needs: neither outcome would say anything about it.
+                measured += (f" (untestable at this scale: {scale['quantity']} {fmt(scale['lowest'])}, under the "
+                             f"{fmt(scale['at_least'])} its mechanism needs: {scale['why']})")
             if part.get("failed_rounds"):
                 # Rounds whose statistic (or saving) was not positive are out of the interval's n.
                 why = "nothing saved" if part.get("versus_sum") else "nothing measured"

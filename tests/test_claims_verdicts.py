@@ -218,9 +218,14 @@ def _paced_registry(pace: float | None) -> dict:
             "where": {"role": "big", "rate_role": "high", "interval_role": "long"}, "a": {"contender": "numeric"},
             "b": {"contender": "reindex"}, "expect": {"direction": "less", "value": 1.0}, "versions": ["10.6.0"],
             **({"pace": pace} if pace else {})}
+    return _one_part_registry("dvupdate", part)
+
+
+def _one_part_registry(study: str, part: dict) -> dict:
+    """A validated registry of ``study`` with one claim of one part, on 10.6.0."""
     claim = {"id": "x-2", "seed": "s", "kind": "claim", "statement": "s", "quote": "q", "claimed": "c",
              "parts": [part], "not_applicable": {}}
-    registry = {"study": "dvupdate", "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim]}
+    registry = {"study": study, "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim]}
     claims.validate(registry)
     return registry
 
@@ -242,3 +247,42 @@ def test_pace_on_a_study_that_records_no_rate_is_refused():
     registry["claims"][0]["parts"][0]["pace"] = 0.9
     with pytest.raises(claims.RegistryError, match="x-1.*pace needs a study that records the rate"):
         _row(registry, _lookups({"FST50": BASE, "default": BASE}))
+
+
+def _cold(hot: list[float], ceiling: list[float]) -> SimpleNamespace:
+    """join-style cold runs of the term-scan join: a round each, with the terms and postings share resident
+    afterwards and the ceiling that share had once the index was opened."""
+    rows = [{"version": "10.6.0", "contender": "scan", "round": r, "fork": f"scan-{r}", "directory": "mmap",
+             "workers": 4, "hot_share": h, "hot_share_ceiling": c} for r, (h, c) in enumerate(zip(hot, ceiling))]
+    return SimpleNamespace(cold=pd.DataFrame(rows))
+
+
+def _scaled_registry(needs: dict | None) -> dict:
+    part = {"label": "hot share", "quantity": "hot_share", "where": {"directory": "mmap", "workers": 4},
+            "a": {"contender": "scan"}, "expect": {"direction": "greater", "value": 0.9}, "versions": ["10.6.0"],
+            **({"needs": needs} if needs else {})}
+    return _one_part_registry("join", part)
+
+
+CEILING = {"quantity": "hot_share_ceiling", "at_least": 0.9, "why": "the index is too small"}
+
+
+def test_a_run_below_the_size_its_mechanism_needs_is_untestable_not_failed():
+    small = _cold([0.72, 0.73, 0.72], [0.73, 0.73, 0.74])
+    row = _row(_scaled_registry(CEILING), small)
+    part = row["parts"][0]
+    assert row["verdict"] == "untestable" and row["leaning"] == "fails"
+    assert part["scale"] == {**CEILING, "lowest": pytest.approx(0.73), "kept": False}
+    # Without needs the same run fails; with the size met, the interval decides.
+    assert _row(_scaled_registry(None), small)["verdict"] == "fails"
+    assert _row(_scaled_registry(CEILING), _cold([0.95, 0.96, 0.95], [0.97, 0.97, 0.98]))["verdict"] == "holds"
+    # One fork below the size is enough to withhold the verdict.
+    assert _row(_scaled_registry(CEILING), _cold([0.95, 0.96, 0.95], [0.97, 0.85, 0.98]))["verdict"] == "untestable"
+
+
+def test_a_size_that_is_not_a_quantity_of_the_parts_condition_is_refused():
+    results = _cold([0.95, 0.96, 0.95], [0.97, 0.97, 0.98])
+    with pytest.raises(claims.RegistryError, match="needs.quantity 'saturation_rps'"):
+        _row(_scaled_registry({**CEILING, "quantity": "saturation_rps"}), results)
+    with pytest.raises(claims.RegistryError, match="why"):
+        _scaled_registry({"quantity": "hot_share_ceiling", "at_least": 0.9})

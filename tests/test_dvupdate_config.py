@@ -9,7 +9,7 @@ import pytest
 from conftest import assert_config_error, assert_snakemake_refuses
 from lrev import config
 from lrev.config import REPO
-from lrev.dvupdate import layout
+from lrev.dvupdate import layout, plan
 
 
 @pytest.mark.parametrize("overrides, named", [
@@ -77,3 +77,12 @@ def test_methods_are_reported_in_order_with_lucenes_overlays_by_their_n():
     assert layout.ordered(names) == expected
     assert layout.kind("overlays-8") == "overlays" and layout.kind("numeric") == "numeric"
     assert layout.UPDATES[layout.kind("overlays-1")] == ("lastmod",)
+
+
+def test_the_seed_grid_costs_its_cells_against_the_run_s():
+    settings = config.load({"scale": "paper"}).study("dvupdate")
+    settings = {**settings, "warmup_s": 3, "measure_s": 5, "min_reopens": 10,
+                "grid": {**settings["grid"], "intervals_ms": {"short": 500, "long": 2000},
+                         "cells": [{"rate": "high", "interval": "short"}, {"rate": "high", "interval": "long"}]}}
+    # Run: (3 + max(5, 5)) + (3 + max(5, 20)) = 31 s; seed, 4 rates of (5 + 30) + (5 + 30) + (5 + 50) s = 500 s.
+    assert plan.seed_grid_factor(settings) == pytest.approx(500 / 31)

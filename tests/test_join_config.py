@@ -33,6 +33,8 @@ from lrev.join import layout, study
     ({"join": {"sweep": {"contenders": ["block"]}}}, "join.sweep.contenders"),
     ({"join": {"sweep": {"contenders": ["solr-join"]}}}, "no Solr release is paired with Lucene 10.6.0"),
     ({"join": {"sweep": {"shares": [1]}}}, "join.sweep.shares"),
+    ({"join": {"updates": {"per_reopen": 0}}}, "join.updates.per_reopen"),
+    ({"join": {"updates": {"blocks": 10**9}}}, "'join.updates.blocks': 1000000000 blocks, more than the corpus's"),
     ({"join": {"profile": {"period_ms": 0}}}, "join.profile.period_ms"),
     ({"join": {"aa_versions": ["7.7.3"]}}, "join.aa_versions"),
     # A cache class the Solr release does not have: CaffeineCache came in 8.3, the LRU family left in 9.0.

@@ -20,9 +20,14 @@ def join_run(smoke_run):
     return smoke_run
 
 
+def _settings() -> dict:
+    """The join study's settings at the smoke scale."""
+    return config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+
+
 def test_every_contender_ran_alone_in_its_jvms_after_passing_the_gate(join_run):
     root, _, _ = join_run
-    join = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    join = _settings()
     for version in join["versions"]:
         out = layout.results_dir(root, version)
         manifest = json.loads((out / "manifest.json").read_text())
@@ -49,7 +54,7 @@ def test_the_histogram_logs_hold_every_completed_request_of_their_step(join_run)
 
 def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
     root, _, _ = join_run
-    join = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    join = _settings()
     for version in join["versions"]:
         out = layout.results_dir(root, version)
         cold = pd.read_parquet(out / "cold.parquet")
@@ -62,6 +67,7 @@ def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
         assert nio["syscall_kb_per_query"].min() > mmap["syscall_kb_per_query"].max()
         residency = pd.read_parquet(out / "residency.parquet")
         assert {"tim", "doc"} <= set(residency["extension"]) and (residency["resident_bytes"] > 0).any()
+        assert (residency["resident_at_open"] > 0).any() and cold["hot_share_ceiling"].between(0, 1).all()
         frames = pd.read_parquet(out / "frames.parquet")
         marks = frames[frames["kind"] == "mark"]
         assert set(marks["name"]) == set(layout.MARKS.values())
@@ -72,7 +78,7 @@ def test_cold_runs_start_evicted_and_the_profiled_step_was_sampled(join_run):
 
 def test_the_index_sizes_the_paper_states_are_those_of_the_index_files(join_run):
     root, _, _ = join_run
-    join = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    join = _settings()
     table = summary.index_table(summary.load(root / "results", join["versions"]))
     cold_systems = {(v, layout.system(c)) for v, cs in join["cold"]["contenders"].items() for c in cs}
     assert set(zip(table["version"], table["system"])) == cold_systems
@@ -84,7 +90,7 @@ def test_the_index_sizes_the_paper_states_are_those_of_the_index_files(join_run)
 
 def test_the_sweep_gated_each_corpus_and_timed_every_share(join_run):
     root, _, _ = join_run
-    sweep = config.load({"scale": "smoke", "studies": ["join"]}).study("join")["sweep"]
+    sweep = _settings()["sweep"]
     out = layout.results_dir(root, sweep["version"])
     rows = pd.read_parquet(out / "sweep.parquet")
     assert set(rows["share"]) == set(sweep["shares"]) and set(rows["contender"]) == set(sweep["contenders"])
@@ -93,10 +99,24 @@ def test_the_sweep_gated_each_corpus_and_timed_every_share(join_run):
     assert (gate.groupby(["corpus", "query"])["parents_sha256"].nunique() == 1).all()
 
 
+def test_every_update_design_read_back_its_blocks_before_its_time_counted(join_run):
+    root, _, _ = join_run
+    join = _settings()
+    data = summary.load(root / "results", join["versions"])
+    forks = data.updates.groupby("version")["contender"].apply(sorted).to_dict()
+    assert forks == {v: sorted(list(layout.UPDATE_DESIGNS) * join["rounds"]) for v in join["versions"]}
+    assert (data.updates["update_ms"] > 0).all() and (data.updates["updates"] > 0).all()
+    gate = data.update_gate
+    # Every block of the cycle was updated at least once, and reads back as written.
+    assert (gate.groupby("fork")["parent"].nunique() == join["updates"]["blocks"]).all()
+    assert ((gate["found"] == gate["children"] + 1) & (gate["acl_ok"] == gate["children"])
+            & (gate["adjacent"] == 1)).all()
+
+
 def test_claims_judge_exactly_the_configured_versions(join_run):
     root, _, _ = join_run
     claims = json.loads((root / "results" / "join" / "claims.json").read_text())
-    configured = config.load({"scale": "smoke", "studies": ["join"]}).study("join")["versions"]
+    configured = _settings()["versions"]
     assert claims["versions"] == configured
     assert {(v["claim"], v["version"]) for v in claims["verdicts"]} == {(c["id"], v) for c in claims["claims"]
                                                                        for v in configured}

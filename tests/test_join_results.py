@@ -48,3 +48,32 @@ def test_the_measured_time_is_the_closed_loops_measured_iterations_and_the_load_
     measured = summary.measured_time(SimpleNamespace(closed=closed, steps=steps))
     assert measured.to_dict(orient="list") == {"version": ["10.6.0"] * 3, "nanos": [5, 6, 100], "jit_ms": [1, 0, 2],
                                                "gc_ms": [0, 1, 3]}
+
+
+def update_gate(design: str, **wrong) -> pd.DataFrame:
+    """Two updated blocks of one update fork, read back as written unless ``wrong`` overrides a column."""
+    rows = pd.DataFrame({"version": "10.6.0", "round": 1, "fork": layout.job_name("10.6.0", design),
+                         "contender": design, "parent": ["00000007", "00000009"], "children": [5, 5],
+                         "found": [6, 6], "acl_ok": [5, 5], "adjacent": [1, 1]})
+    for column, value in wrong.items():
+        rows.loc[1, column] = value
+    return rows
+
+
+def test_updates_count_only_where_every_block_reads_back_as_written():
+    results.check_updates(pd.concat([update_gate("update-block"), update_gate("update-child")]))
+    for wrong, what in (({"found": 7}, "7 of 6 ids"), ({"acl_ok": 4}, "4 of 5 acls"), ({"adjacent": 0}, "adjacent 0")):
+        with pytest.raises(results.AnswerMismatch, match=rf"10\.6\.0_update-block \(round 1\) left block 00000009.*{what}"):
+            results.check_updates(update_gate("update-block", **wrong))
+
+
+def test_cpu_per_request_reads_the_first_step_past_saturation():
+    keys = {"version": "9.12.3", "round": 0, "contender": "block"}
+    steps = pd.DataFrame([{**keys, "offered_rps": rate, "stop_reason": reason, "cpu_share": cpu, "cores": 2,
+                           "completion_rate": done}
+                          for rate, reason, cpu, done in ((100, "", 0.1, 100), (400, "backlog", 0.9, 300),
+                                                          (300, "p99", 0.8, 250), (200, "", 0.5, 200))])
+    saturation = pd.DataFrame([{**keys, "service_ms": 5.0}])
+    out = summary.with_cpu_per_request(saturation, steps)
+    # The lowest failing rate (300 req/s): 0.8 of 2 cores over 250 completions/s.
+    assert out["cpu_per_request_ms"].iloc[0] == pytest.approx(0.8 * 2 / 250 * 1e3)

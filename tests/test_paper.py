@@ -26,8 +26,10 @@ FAILING_AA = {"value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1,
 ANSWER = {"contender": "FST50", "family": "FST50", "runner_up": "default",
           "margin_vs_runner_up": {"value": 1.3, "low": 1.1, "high": 1.5, "n": 4}}
 
-# Registry order c-2 before c-1; the ten cells hold the nine verdicts, holds twice.
+# Registry order c-2 before c-1; the ten cells hold the ten verdicts.
 PACE_MISSED = {"required": 0.9, "lowest": 0.13, "slowest": "reindex", "kept": False}
+SCALE_MISSED = {"quantity": "hot_share_ceiling", "at_least": 0.9, "why": "the index is too small", "lowest": 0.73,
+                "kept": False}
 CELLS = {
     ("c-2", "7.7.3"): ("holds", None, [_part("holds", aa=PASSING_AA, noise_band=1.08)]),
     ("c-2", "10.6.0"): ("fails", None, [_part("fails", value=0.5, low=0.4, high=0.6)]),
@@ -38,7 +40,7 @@ CELLS = {
                         [_part("unconverged", converged=False, leaning="inconclusive")]),
     ("c-1", "4.10.4"): ("n/a", None, []),
     ("c-2", "9.12.3"): ("fell-behind", "holds", [{**_part("fell-behind", leaning="holds"), "pace": PACE_MISSED}]),
-    ("c-1", "9.12.3"): ("holds", None, [_part("holds")]),
+    ("c-1", "9.12.3"): ("untestable", "fails", [{**_part("untestable", leaning="fails"), "scale": SCALE_MISSED}]),
     ("c-1", "6.6.6"): ("answer", None, [{"label": "fastest", "verdict": "answer", "converged": True,
                                          "answer": ANSWER, "value": 2.0, "low": 1.8, "high": 2.2, "n": 4}]),
 }
@@ -65,7 +67,7 @@ def fixture_claims():
 
 
 def test_the_fixture_holds_every_verdict(fixture_claims):
-    assert sorted(r["verdict"] for r in fixture_claims["verdicts"]) == sorted([*claims.VERDICTS, "holds"])
+    assert sorted(r["verdict"] for r in fixture_claims["verdicts"]) == sorted(claims.VERDICTS)
 
 
 def test_versions_sort_by_release_number_not_as_strings():
@@ -76,7 +78,8 @@ def test_counts_leave_na_out_of_the_applicable_cells():
     counts = paper.tally(["holds", "fails", "answer", "inconclusive", "n/a", "n/a", "underpowered", "holds"])
     assert counts["cells"] == 8 and counts["applicable"] == 6 and counts["decided"] == 4
     assert counts["decided_share"] == pytest.approx(4 / 6) and counts["decided_percent"] == "67%"
-    assert counts["by_verdict"] == {"holds": 2, "fails": 1, "answer": 1, "inconclusive": 1, "underpowered": 1,
+    assert counts["by_verdict"] == {"holds": 2, "fails": 1, "answer": 1, "inconclusive": 1, "untestable": 0,
+                                    "underpowered": 1,
                                     "fell-behind": 0, "noise-limited": 0, "unconverged": 0, "n/a": 2}
     assert list(counts["by_verdict"]) == list(claims.VERDICTS)
     assert paper.tally(["n/a"])["decided_percent"] == "n/a"
@@ -100,16 +103,15 @@ def test_matrix_has_registry_rows_and_release_columns(fixture_claims):
     assert grid[("c-1", "10.6.0")]["mark"] == paper.MARKS["unconverged"]
     assert len({paper.MARKS[v] for v in claims.VERDICTS}) == len(claims.VERDICTS)
     counts = m["counts"]
-    assert (counts["cells"], counts["applicable"], counts["decided"]) == (10, 9, 4)
-    assert counts["by_verdict"] == {v: 2 if v == "holds" else 1 for v in claims.VERDICTS}
+    assert (counts["cells"], counts["applicable"], counts["decided"]) == (10, 9, 3)
+    assert counts["by_verdict"] == {v: 1 for v in claims.VERDICTS}
 
 
 def test_overall_counts_add_the_studies_matrices(fixture_claims):
     one = {"matrix": paper.matrix(fixture_claims)}
     total = paper.matrix_numbers([one, one])
-    assert (total["cells"], total["applicable"], total["decided"], total["withheld"]) == (20, 18, 8, 8)
-    assert [(e["verdict"], e["count"]) for e in total["legend"]] == [(v, 4 if v == "holds" else 2)
-                                                                     for v in claims.VERDICTS]
+    assert (total["cells"], total["applicable"], total["decided"], total["withheld"]) == (20, 18, 6, 10)
+    assert [(e["verdict"], e["count"]) for e in total["legend"]] == [(v, 2) for v in claims.VERDICTS]
     other = {"matrix": {"versions": ["9.12.3", "4.10.4"], "rows": []}}
     assert paper.matrix_numbers([one, other])["versions"] == ["4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
 
@@ -127,6 +129,9 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
     assert rows[("c-1", "4.10.4")]["measured"] == "the format is gone"
     assert rows[("c-2", "9.12.3")]["measured"].endswith(
         "(reindex reached 13% of its asked rate, under the 90% required)")
+    assert rows[("c-1", "9.12.3")]["measured"].endswith(
+        "(untestable at this scale: hot_share_ceiling 0.73, under the 0.90 its mechanism needs: the index is too "
+        "small)")
     assert [rows[k]["leaning"] for k in (("c-2", "6.6.6"), ("c-1", "7.7.3"), ("c-2", "7.7.3"))] == \
         ["holds", "fails", None]
 
@@ -197,7 +202,7 @@ def test_lib_renders_the_matrix_and_claims_table(fixture_claims, tmp_path, stabl
     assert [_text(c) for c in header["children"]] == ["fx", "4.10.4", "6.6.6", "7.7.3", "9.12.3", "10.6.0"]
     assert [_text(c) for c in body[:6]] == ["c-2", "?", "n↑", "✓", "b↑", "✗"]
     fills = [c["fill"] for c in body if c.get("fill")]
-    assert len(fills) == 10 and len(set(fills)) == 9  # nine verdicts, nine colours
+    assert len(fills) == 10 and len(set(fills)) == 10  # ten verdicts, ten colours
 
     rows = _text(table)
     assert "(leans holds)" in rows and "n=5" in rows and "✓ within ±10%" in rows

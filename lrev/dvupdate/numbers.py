@@ -9,6 +9,7 @@ import pandas as pd
 
 from lrev import rounds
 from lrev.dvupdate import figures, layout, summary
+from lrev.dvupdate.plan import SEED_GRID, seed_grid_factor
 from lrev.dvupdate.tasks import JIT_QUIET_SHARE, JIT_SETTLED_DROP, PROBE_MS, QUIET_PROBES
 from lrev.paper import fmt, interval, provenance_row
 from lrev.tables import by_version, timing_hygiene
@@ -161,7 +162,9 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "min_reopens": p["min_reopens"], "max_measure_s": f"{p['max_measure_s']:g}",
                  "max_warmup_s": f"{p['max_warmup_s']:g}", "rounds": p["rounds"],
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
-                 "rates": p["grid"]["rates"], "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
+                 "rates": p["grid"]["rates"], "cells_run": len(p["grid"]["cells"]),
+                 "seed_cells": len(SEED_GRID["rates"]) * len(SEED_GRID["intervals_ms"]),
+                 "seed_grid_factor": f"{seed_grid_factor(p):.0f}", "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
                  "ram_buffer_kb": f"{p['ram_buffer_kb']:g}", "behind_s": f"{p['behind_s']:g}",
                  # The share of its asked rate a method must reach for a claim on a cost at that rate.
                  "pace": sorted({f"{part['pace']['required'] * 100:g}%" for v in claims["verdicts"]

@@ -48,6 +48,18 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     return sum(cell_seconds(settings, c["interval_ms"]) for c in layout.cells(settings, role))
 
 
+#: The seed's grid: updates per second × reopen intervals, each cell warmed up for 5 s and measured for 30 s.
+SEED_GRID = {"rates": (1, 10, 100, 1000), "intervals_ms": (1000, 2000, 5000), "warmup_s": 5, "measure_s": 30}
+
+
+def seed_grid_factor(settings: dict[str, Any]) -> float:
+    """How many times its big corpus's cells a fork would take on the seed's whole grid, each cell measuring
+    ``min_reopens`` reopens too: what cutting the grid saves."""
+    seed = {**settings, "warmup_s": SEED_GRID["warmup_s"], "measure_s": SEED_GRID["measure_s"]}
+    full = len(SEED_GRID["rates"]) * sum(cell_seconds(seed, i) for i in SEED_GRID["intervals_ms"])
+    return full / sum(cell_seconds(settings, c["interval_ms"]) for c in layout.cells(settings, "big"))
+
+
 def cell_seconds(settings: dict[str, Any], interval_ms: int) -> float:
     """A cell's shortest run at this interval, if its reopens keep up."""
     return settings["warmup_s"] + max(settings["measure_s"], settings["min_reopens"] * interval_ms / 1000)

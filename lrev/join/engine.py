@@ -50,11 +50,8 @@ class Bench(bridge.JavaHandle):
                     jit_quiet_share: float, measure_iterations: int, seed: int) -> pd.DataFrame:
         """One thread running the query stream back to back, warmed up until steady, then measured
         (``InterleavedRunner``'s columns: phase, iteration, ops, nanos, jit_ms, gc_ms, stable)."""
-        series = _harness("ClosedLoop")("closed", self._java.request(top_n), self.queries)
-        runner = _harness("InterleavedRunner")(iteration_ms * 1_000_000, min_warmup, max_warmup, 3, stable_cv,
-                                               jit_quiet_share, measure_iterations, seed)
-        with bridge.progress("closed loop") as progress:
-            return bridge.frame(runner.run("closed", jpype.JClass("java.util.List").of(series), progress))
+        return _closed_loop(self._java.request(top_n), self.queries, iteration_ms, min_warmup, max_warmup,
+                            stable_cv, jit_quiet_share, measure_iterations, seed)
 
     def open_loop(self, top_n: int, rate: float, workers: int, seconds: float, seed: int,
                   log: Path | None, interval_s: float = 1.0) -> tuple[pd.DataFrame, dict]:
@@ -66,6 +63,39 @@ class Bench(bridge.JavaHandle):
         result = load.run(None if log is None else _path(log))
         summary = bridge.frame(result.summary()).iloc[0].to_dict()
         return bridge.frame(result.intervals()), summary
+
+
+class ChildUpdates(bridge.JavaHandle):
+    """``ChildUpdates``: one way of changing a child's acl (``block``: its whole block again; ``child``: the child
+    alone) on a copy of the Lucene index, an NRT reopen after every ``per_reopen`` updates."""
+
+    def __init__(self, index: Path, corpus_dir: Path, design: str, blocks: int, acl_domain: int, per_reopen: int):
+        super().__init__(_join("ChildUpdates")(str(index), str(corpus_dir), design, blocks, acl_domain, per_reopen))
+
+    def closed_loop(self, iteration_ms: int, min_warmup: int, max_warmup: int, stable_cv: float,
+                    jit_quiet_share: float, measure_iterations: int, seed: int) -> pd.DataFrame:
+        """One thread updating back to back, warmed up until steady, then measured (as :meth:`Bench.closed_loop`)."""
+        return _closed_loop(self._java.request(), _STREAM, iteration_ms, min_warmup, max_warmup, stable_cv,
+                            jit_quiet_share, measure_iterations, seed)
+
+    def verify(self) -> pd.DataFrame:
+        """After a reopen, per updated block: children, ids found once, acls as last written, and adjacency."""
+        return bridge.frame(self._java.verify())
+
+
+#: An update stream never wraps: update i changes block i % blocks, so every position differs.
+_STREAM = 2**31 - 1
+
+
+def _closed_loop(request, stream: int, iteration_ms: int, min_warmup: int, max_warmup: int, stable_cv: float,
+                 jit_quiet_share: float, measure_iterations: int, seed: int) -> pd.DataFrame:
+    """``request`` run back to back on one thread (``InterleavedRunner``'s columns: phase, iteration, ops, nanos,
+    jit_ms, gc_ms, stable)."""
+    series = _harness("ClosedLoop")("closed", request, stream)
+    runner = _harness("InterleavedRunner")(iteration_ms * 1_000_000, min_warmup, max_warmup, 3, stable_cv,
+                                           jit_quiet_share, measure_iterations, seed)
+    with bridge.progress("closed loop") as progress:
+        return bridge.frame(runner.run("closed", jpype.JClass("java.util.List").of(series), progress))
 
 
 class HotFrames(bridge.JavaHandle):

@@ -47,7 +47,14 @@ def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:
         return fork.Job(name, lambda r, out: fork.run("join.sweep", version,
                                                       {**payload, "round": r, "out": str(out)}, out))
 
-    return [measure(*job) for job in layout.jobs(join)] + [sweep(*job) for job in layout.sweep_jobs(join)]
+    def updates(version: str, design: str) -> fork.Job:
+        name = layout.job_name(version, design)
+        payload = {"root": str(root), "version": version, "design": design, "join": join}
+        return fork.Job(name, lambda r, out: fork.run("join.updates", version,
+                                                      {**payload, "round": r, "out": str(out)}, out))
+
+    return ([measure(*job) for job in layout.jobs(join)] + [sweep(*job) for job in layout.sweep_jobs(join)]
+            + [updates(*job) for job in layout.update_jobs(join)])
 
 
 def run(root: Path, join: dict[str, Any]) -> Path:

@@ -45,6 +45,9 @@ BASELINE = "block"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
 CORPUS = "blocks"
+#: The update forks (the seed's conclusion): changing one child's acl by writing its whole block again, as block join
+#: must, or the child alone, as query-time join may (engine ChildUpdates).
+UPDATE_DESIGNS = {"update-block": "block", "update-child": "child"}
 
 
 def contender(name: str) -> str:
@@ -71,6 +74,11 @@ def sweep_jobs(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(version, contender, corpus) of every fork of the unique-join-values sweep in a round."""
     sweep = settings["sweep"]
     return [(sweep["version"], c, sweep_corpus(k)) for k in sweep["shares"] for c in sweep["contenders"]]
+
+
+def update_jobs(settings: dict[str, Any]) -> list[tuple[str, str]]:
+    """(version, update design) of every update fork of a round."""
+    return [(v, d) for v in settings["versions"] for d in UPDATE_DESIGNS]
 
 
 def share(corpus: str) -> int:

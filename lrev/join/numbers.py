@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+import pandas as pd
+
+from lrev import rounds
 from lrev.config import version_key
 from lrev.join import figures, layout, summary
 from lrev.paper import fmt, interval, provenance_row
@@ -25,7 +28,9 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"{cold['fraction']:g} x the saturation rate for "
             f"{'; '.join(f'{v}: ' + ', '.join(cold['contenders'][v]) for v in sorted(cold['contenders'], key=version_key))} ({runs}); sweep on "
             f"{sweep['version']}: {', '.join(sweep['contenders'])} at "
-            f"{', '.join(str(k) for k in sweep['shares'])} parents per key; Solr caches: {solr_caches_text(p)}; "
+            f"{', '.join(str(k) for k in sweep['shares'])} parents per key; child updates over "
+            f"{p['updates']['blocks']:,} blocks, an NRT reopen every {p['updates']['per_reopen']}; "
+            f"Solr caches: {solr_caches_text(p)}; "
             f"{p['rounds']} rounds; seed {p['seed']}")
 
 
@@ -48,9 +53,18 @@ def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
                      "p50": fmt(r["low_p50_ms"], 2), "p99": fmt(r["low_p99_ms"], 2),
                      "cpu": f"{r['cpu_at_saturation'] * 100:.0f}%" if r["cpu_at_saturation"] == r["cpu_at_saturation"]
                      else "n/a",
-                     "service": fmt(r["service_ms"], 3), "terms_share": percent(r["terms_share"]),
+                     "service": fmt(r["service_ms"], 3), "cpu_per_request": fmt(r["cpu_per_request_ms"], 3),
+                     "terms_share": percent(r["terms_share"]),
                      "docfreq_share": percent(r["docfreq_share"])})
     return rows
+
+
+def load_overhead(data: summary.JoinResults) -> dict[str, str]:
+    """Per kind of join (block, query-time): the median over forks of the CPU per request at saturation ÷ the
+    closed loop's service time, minus one: what the load's machinery and concurrency add to a request's CPU."""
+    s = data.saturation.assign(kind=data.saturation["contender"].map(lambda c: layout.KIND[layout.contender(c)]))
+    ratio = (s["cpu_per_request_ms"] / s["service_ms"] - 1).groupby(s["kind"]).median()
+    return {kind.replace("-", "_"): percent(ratio.get(kind, float("nan"))) for kind in ("block", "query-time")}
 
 
 def percent(x: float) -> str:
@@ -63,7 +77,8 @@ def cold_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
              "workers": r["workers"], "runs": r["runs"], "evicted": r["evicted"], "recovered": r["recovered"],
              "rate": fmt(r["offered_rps"], 0), "p99": fmt(r["p99_ms"], 1), "recovery": fmt(r["recovery_s"], 2),
              "read_calls_kb": fmt(r["syscall_kb_per_query"], 2), "storage_kb": fmt(r["read_kb_per_query"], 2),
-             "kb_per_transaction": fmt(r["kb_per_transaction"], 1), "hot_share": percent(r["hot_share"])}
+             "kb_per_transaction": fmt(r["kb_per_transaction"], 1), "hot_share": percent(r["hot_share"]),
+             "hot_share_ceiling": percent(r["hot_share_ceiling"])}
             for r in summary.cold_table(data).to_dict(orient="records")]
 
 
@@ -102,6 +117,49 @@ def sweep_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
             for r in summary.sweep_table(data).to_dict(orient="records")]
 
 
+#: Update rates the break-even is given at: the dvupdate grid's, in updates per second.
+UPDATE_RATES = (1, 10, 100, 1000)
+
+
+def sig(x: float) -> str:
+    """Three significant digits, without an exponent."""
+    if x != x:
+        return "n/a"
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{float(f'{x:.3g}'):g}"
+
+
+def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
+    """Per version: the time per child update of each design, and the query rate at which block join's cheaper
+    queries repay its dearer updates, at each of UPDATE_RATES. Per round, (block's update time - the child's)
+    ÷ (the term-scan join's closed-loop service time - block join's): queries per second per update per second,
+    with a t interval over rounds; where block join's queries were not cheaper in some round, "none"."""
+    out = []
+    for version in sorted(set(data.updates["version"]), key=version_key):
+        def per_round(table: pd.DataFrame, contender: str, column: str) -> pd.Series:
+            rows = table[(table["version"] == version) & (table["contender"] == contender)]
+            return rows.groupby("round")[column].mean()
+
+        block, child = (per_round(data.updates, d, "update_ms") for d in layout.UPDATE_DESIGNS)
+        saved = per_round(data.saturation, "scan", "service_ms") - per_round(data.saturation, layout.BASELINE,
+                                                                              "service_ms")
+        paired = pd.DataFrame({"extra": block - child, "saved": saved}).dropna()
+        est = {d: rounds.location(data.updates[(data.updates["version"] == version)
+                                              & (data.updates["contender"] == d)], "update_ms")
+               for d in layout.UPDATE_DESIGNS}
+        row = {"version": version, **{f"{d.removeprefix('update-')}_ms": sig(e.value) for d, e in est.items()},
+               **{f"{d.removeprefix('update-')}_ci": interval(e.low, e.high, 3) for d, e in est.items()},
+               "rounds": len(paired),
+               "break_even": [{"rate": u, "qps": "none", "ci": "(block join's queries not cheaper)"}
+                              for u in UPDATE_RATES]}
+        if len(paired) and (paired["saved"] > 0).all():
+            each = rounds.location((paired["extra"] / paired["saved"]).rename("qps").reset_index()
+                                   .assign(fork="break-even"), "qps")
+            row["break_even"] = [{"rate": u, "qps": sig(u * each.value),
+                                  "ci": f"[{sig(u * each.low)}, {sig(u * each.high)}]"} for u in UPDATE_RATES]
+        out.append(row)
+    return out
+
+
 def ratio_rows(data: summary.JoinResults, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
     out = []
     for a, b in pairs:
@@ -133,10 +191,17 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "profile_ms": p["profile"]["period_ms"], "cold_s": f"{p['cold']['seconds']:g}",
                  "cold_fraction": f"{p['cold']['fraction']:g}", "cold_interval_ms": p["cold"]["interval_ms"],
                  "sweep_version": p["sweep"]["version"],
+                 "update_blocks": f"{p['updates']['blocks']:,}", "per_reopen": p["updates"]["per_reopen"],
+                 "update_iteration_ms": p["updates"]["warmup"]["iteration_ms"],
+                 "open_warmup_steps": p["load"]["warmup_steps"], "open_warmup_step_s": f"{p['load']['warmup_step_s']:g}",
+                 "open_warmup_fraction": f"{p['load']['warmup_fraction']:g}",
+                 "open_warmup_quiet": int(data.saturation["open_warmup_quiet"].sum()),
+                 "forks": len(data.saturation),
                  "read_ahead_kb": f"{int(data.cold['read_ahead_kb'].max()):,}",
                  "shares": ", ".join(str(k) for k in p["sweep"]["shares"])},
         "corpus": corpus(first),
         "contenders": contender_rows(data),
+        "load_overhead": load_overhead(data),
         "ratios": ratio_rows(data, [("solr-parent", "solr-join"), (layout.BASELINE, "scan"),
                                     (layout.BASELINE, "terms"), (layout.BASELINE, "ordinals"),
                                     (layout.AA, layout.BASELINE)]),
@@ -144,6 +209,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "indexes": index_numbers(data),
         "frames": frame_rows(data),
         "sweep": sweep_rows(data),
+        "updates": update_rows(data),
+        "update_rates": list(UPDATE_RATES),
         "timing_hygiene": timing_hygiene(summary.measured_time(data)),
         "cold_runs": {"all": len(data.cold), "evicted": int(data.cold["evicted"].sum()),
                       "recovered": int(data.cold["recovered"].sum())},

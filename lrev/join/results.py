@@ -12,16 +12,24 @@
     saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
                         first step that failed, the closed-loop service time, ``stable`` (the closed loop
                         converged and every step was quiet), and the shares of the profiled
-                        step's CPU samples under each mark of layout.MARKS (the terms dictionary, docFreq)
+                        step's CPU samples under each mark of layout.MARKS (the terms dictionary, docFreq); the
+                        open-loop warm-up's steps, the JIT share of its last, and whether that one was quiet
     frames.parquet      the profiled step's hottest frames (JFR execution samples), by self and inclusive count
     cold.parquet        one row per cold run (a contender the config names, reopened on an evicted index and
                         loaded at once): directory, workers, latency, recovery, bytes read per query (process
-                        and device counters), what was resident afterwards
+                        and device counters), what was resident afterwards, and ``hot_share_ceiling``: the
+                        share of resident bytes terms and postings could reach at best, given what the other
+                        files held once the index was opened (join-6's mechanism needs it above 90%)
     cold_intervals.parquet  the cold runs' timelines (short intervals)
-    residency.parquet   per cold run and index file extension: bytes and bytes resident afterwards
+    residency.parquet   per cold run and index file extension: bytes, bytes resident once the index was opened
+                        and bytes resident afterwards
     sweep_gate.parquet  the unique-join-values sweep's gate: as gate.parquet, per corpus
     sweep.parquet       one row per sweep fork: the corpus's parents per join key, its join keys, the
                         closed-loop service time
+    update_gate.parquet per update fork and updated block: its children, how many of its ids were found
+                        exactly once, how many children hold the acl last written, and whether the block is
+                        still adjacent (block join's design; 1 for the child-alone design)
+    updates.parquet     one row per update fork: the time per child update, NRT reopens included
     manifest.json       provenance, and the sha256 of every table above
 
 Rows carry ``version``, ``round``, ``fork`` (the job) and ``contender`` (or the A/A contender).
@@ -38,7 +46,7 @@ from lrev.io import read_json
 from lrev.join import layout
 
 TABLES = ("gate", "closed", "steps", "intervals", "saturation", "frames", "cold", "cold_intervals", "residency",
-          "sweep_gate", "sweep")
+          "sweep_gate", "sweep", "update_gate", "updates")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
 
 
@@ -66,7 +74,21 @@ def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
     check_answers(out["gate"])
     if "sweep_gate" in out:
         check_answers(out["sweep_gate"], ["corpus"])
+    if "update_gate" in out:
+        check_updates(out["update_gate"])
     return out, jvms
+
+
+def check_updates(gate: pd.DataFrame) -> None:
+    """Every updated block of every update fork reads back as written: each id found once, each child's acl the
+    last one written, block join's block still adjacent. Raises naming the first block that does not."""
+    wrong = gate[(gate["found"] != gate["children"] + 1) | (gate["acl_ok"] != gate["children"])
+                 | (gate["adjacent"] != 1)]
+    if len(wrong):
+        r = wrong.iloc[0]
+        raise AnswerMismatch(f"update fork {r['fork']} (round {r['round']}) left block {r['parent']} other than "
+                             f"written: {r['found']} of {r['children'] + 1} ids found once, {r['acl_ok']} of "
+                             f"{r['children']} acls as written, adjacent {r['adjacent']} ({len(wrong)} blocks in all)")
 
 
 def check_answers(gate: pd.DataFrame, by: list[str] | None = None) -> None:

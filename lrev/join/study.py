@@ -26,7 +26,11 @@ QUANTITIES = {
     "syscall_kb_per_query": Quantity("cold", "syscall_kb_per_query", COLD, converges=False),
     "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False),
     "hot_share": Quantity("cold", "hot_share", COLD, converges=False),
+    "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
+    # The size join-6's mechanism needs, from the files' sizes and the read-ahead (summary.with_hot_share_ceiling).
+    "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
     "sweep_service_ms": Quantity("sweep", "service_ms", ("share",), converges=True),
+    "update_ms": Quantity("updates", "update_ms", (), converges=True),
     "saturation_rps": Quantity("saturation", "saturation_rps", LOAD, converges=True),
     "low_p50_ms": Quantity("saturation", "low_p50_ms", LOAD, converges=True),
     "low_p99_ms": Quantity("saturation", "low_p99_ms", LOAD, converges=True),
@@ -113,6 +117,10 @@ def check(join: dict[str, Any]) -> None:
     if stray:
         raise ConfigError(f"config error at 'join.aa_versions': {', '.join(stray)} not in join.versions "
                           f"{join['versions']}")
+    blocks, parents = join["updates"]["blocks"], join["corpus"]["parents"]
+    if blocks > parents:
+        raise ConfigError(f"config error at 'join.updates.blocks': {blocks} blocks, more than the corpus's {parents} "
+                          "(join.corpus.parents)")
     sweep = join["sweep"]
     if sweep["version"] not in join["versions"]:
         raise ConfigError(f"config error at 'join.sweep.version': {sweep['version']} is not one of join.versions "

@@ -19,7 +19,7 @@ from lrev.tables import by_version, estimate_columns
 STUDY = "join"
 #: What one fork's saturation search yields.
 METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "service_ms", "terms_share",
-           "docfreq_share")
+           "docfreq_share", "cpu_per_request_ms")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class JoinResults:
     residency: pd.DataFrame
     sweep_gate: pd.DataFrame
     sweep: pd.DataFrame
+    update_gate: pd.DataFrame
+    updates: pd.DataFrame
     manifests: dict[str, dict]
 
     @property
@@ -44,7 +46,20 @@ class JoinResults:
 
 def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:
     frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES)
+    frames["saturation"] = with_cpu_per_request(frames["saturation"], frames["steps"])
     return JoinResults(**frames, manifests=manifests)
+
+
+def with_cpu_per_request(saturation: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
+    """``saturation`` with ``cpu_per_request_ms``: the CPU time per completed request at the first step past
+    saturation (the step ``cpu_at_saturation`` reads), all threads of the process: the request's own work plus
+    what the load costs around it (dispatch, hand-off, recording) and any compilation. Set beside the closed
+    loop's one-thread service time, it shows where the saturation rate falls short of the capacity estimate."""
+    keys = ["version", "round", "contender"]
+    failed = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])].sort_values("offered_rps")
+    first = failed.groupby(keys, as_index=False).first()
+    first["cpu_per_request_ms"] = first["cpu_share"] * first["cores"] / first["completion_rate"] * 1e3
+    return saturation.merge(first[keys + ["cpu_per_request_ms"]], on=keys, how="left")
 
 
 def measured_time(data: JoinResults) -> pd.DataFrame:
@@ -95,7 +110,7 @@ def gated(data: JoinResults) -> pd.DataFrame:
 
 #: What the cold runs yield, per run.
 COLD_METRICS = ("p99_ms", "recovery_s", "read_kb_per_query", "syscall_kb_per_query", "kb_per_transaction",
-                "hot_share")
+                "hot_share", "hot_share_ceiling")
 
 
 def cold_table(data: JoinResults) -> pd.DataFrame:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
                       study.solr_caches(join, version)) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, seed)
         capacity = os.cpu_count() * 1e9 / service_ns
+        open_warmup = warm_up_open_loop(bench, plan["warmup_fraction"] * capacity, join, seed)
         intervals: list[pd.DataFrame] = []
 
         def step(rate: float) -> dict[str, float]:
@@ -75,6 +77,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         "service_ms": service_ns / NS_PER_MS, "capacity_rps": capacity,
         # A saturation rate found while the JIT was still compiling is flagged as an unconverged warm-up is.
         "stable": int(closed["stable"].iloc[0] and steps["quiet"].all()), "ordinal_map_ms": ordinal_map_ms,
+        "open_warmup_steps": len(open_warmup), "open_warmup_jit_share": open_warmup[-1],
+        "open_warmup_quiet": int(open_warmup[-1] <= JIT_QUIET_SHARE),
         "profiled_rps": hot_rate, "profile_samples": int(frames["total"].iloc[0]) if len(frames) else 0,
         **{f"{mark}_share": mark_share(marks, name) for mark, name in layout.MARKS.items()}}])
     tables = {"gate": gate, "closed": closed, "steps": steps,
@@ -83,6 +87,23 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         rate = join["cold"]["fraction"] * hot_rate
         tables.update(cold(root_, version, contender, rate, first["p99_ns"], join, seed, Path(out)))
     return tables
+
+
+def warm_up_open_loop(bench: engine.Bench, rate: float, join: dict[str, Any], seed: int) -> list[float]:
+    """Open-loop steps at ``rate`` until one in which the JIT compilers were busy for at most JIT_QUIET_SHARE of
+    it (at most ``load.warmup_steps`` of ``load.warmup_step_s``); nothing of them is kept. The closed loop warms
+    up one thread; the load's dispatcher, queue and concurrent workers run code it never ran, and without this
+    their compilation fell in the first measured step (up to 94% of it on the compiler threads). Returns each
+    step's JIT share."""
+    plan = join["load"]
+    shares = []
+    for i in range(plan["warmup_steps"]):
+        _, summary = bench.open_loop(join["top_n"], rate, join["workers"], plan["warmup_step_s"], seed * 100 + 90 + i,
+                                     None)
+        shares.append(summary["jit_ms"] * NS_PER_MS / summary["duration_ns"])
+        if shares[-1] <= JIT_QUIET_SHARE:
+            break
+    return shares
 
 
 def sweep(root: str, version: str, round: int, contender: str, corpus: str, out: str,
@@ -99,6 +120,34 @@ def sweep(root: str, version: str, round: int, contender: str, corpus: str, out:
     row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
     return {"sweep_gate": gate.assign(corpus=corpus), "sweep": pd.DataFrame([row])}
+
+
+def updates(root: str, version: str, round: int, design: str, out: str,
+            join: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """A fork of the child-update measurement: ``design`` (layout.UPDATE_DESIGNS) changes one child's acl at a
+    time on a copy of the version's Lucene index, in a closed loop with a warm-up of its own (``updates.warmup``);
+    then every updated block is checked. Tables ``update_gate`` (per updated block) and ``updates`` (one row: the time per
+    update, reopens included)."""
+    root_ = Path(root)
+    settings = join["updates"]
+    warmup = settings["warmup"]
+    copy = Path(out) / "index"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(layout.index_dir(root_, version, "lucene") / layout.OPENED["lucene"], copy)
+    try:
+        with engine.ChildUpdates(copy, layout.corpus_dir(root_), layout.UPDATE_DESIGNS[design], settings["blocks"],
+                                 join["corpus"]["acl_domain"], settings["per_reopen"]) as bench:
+            closed = bench.closed_loop(warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
+                                       warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"],
+                                       int(join["seed"]) * 1000 + round)
+            gate = bench.verify()
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    measured = closed[closed["phase"] == "measure"]
+    row = {"per_reopen": settings["per_reopen"], "blocks": settings["blocks"],
+           "update_ms": measured["nanos"].sum() / measured["ops"].sum() / NS_PER_MS,
+           "updates": int(closed["ops"].sum()), "stable": int(closed["stable"].iloc[0])}
+    return {"update_gate": gate.assign(per_reopen=settings["per_reopen"]), "updates": pd.DataFrame([row])}
 
 
 def gate_and_warm_up(bench: engine.Bench, join: dict[str, Any], seed: int) -> tuple[pd.DataFrame, pd.DataFrame, float]:
@@ -153,6 +202,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         with engine.Bench(index, run["directory"], layout.contender(contender),
                           layout.corpus_dir(root) / "queries.tsv", study.solr_caches(join, version)) as bench:
             io_open = pagecache.process_io()
+            opened = pagecache.resident_by_extension([files])
             intervals, summary = bench.open_loop(join["top_n"], rate, run["workers"], settings["seconds"],
                                                  seed * 100 + 50 + i, out / f"cold-{i}.hlog",
                                                  interval_s=settings["interval_ms"] / 1000)
@@ -163,11 +213,17 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         by_ext = pagecache.resident_by_extension([files])
         hot = sum(r for ext, (_, r) in by_ext.items() if ext in layout.TERMS_AND_POSTINGS)
         after = sum(r for _, r in by_ext.values())
+        # Opening reads every file's header, and its page fault reads around it: what the other files hold then
+        # is resident whatever the queries read. The share terms and postings could reach at best, were they
+        # read whole: a run whose ceiling is below join-6's threshold cannot test it.
+        hot_size = sum(size for ext, (size, _) in by_ext.items() if ext in layout.TERMS_AND_POSTINGS)
+        other_open = sum(r for ext, (_, r) in opened.items() if ext not in layout.TERMS_AND_POSTINGS)
         dev_reads = (dev_end[0] - dev_start[0]) if dev_start and dev_end else 0
         rows.append({
             "directory": run["directory"], "workers": run["workers"], "offered_rps": rate, "read_ahead_kb": read_ahead,
             "evicted": int(resident <= EVICTED_SHARE * index_bytes), "resident_before": resident,
             "index_bytes": index_bytes, "resident_after": after, "hot_share": hot / after if after else math.nan,
+            "hot_share_ceiling": hot_size / (hot_size + other_open) if hot_size else math.nan,
             "completed": int(summary["completed"]), "unfinished": int(summary["unfinished"]),
             "p50_ms": summary["p50_ns"] / NS_PER_MS, "p99_ms": summary["p99_ns"] / NS_PER_MS,
             "max_ms": summary["max_ns"] / NS_PER_MS,
@@ -182,6 +238,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         timelines.append(intervals.rename(columns={"phase": "part"}).assign(directory=run["directory"],
                                                                             workers=run["workers"]))
         residency.extend({"directory": run["directory"], "workers": run["workers"], "extension": ext,
-                          "bytes": size, "resident_bytes": r} for ext, (size, r) in sorted(by_ext.items()))
+                          "bytes": size, "resident_at_open": opened.get(ext, (0, 0))[1], "resident_bytes": r}
+                         for ext, (size, r) in sorted(by_ext.items()))
     return {"cold": pd.DataFrame(rows), "cold_intervals": pd.concat(timelines, ignore_index=True),
             "residency": pd.DataFrame(residency)}

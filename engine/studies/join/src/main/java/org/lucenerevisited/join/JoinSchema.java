@@ -32,13 +32,7 @@ final class JoinSchema {
   static List<Document> block(JoinCorpus.Block block) {
     List<Document> docs = new ArrayList<>(block.acls().length + 1);
     for (int i = 0; i < block.acls().length; i++) {
-      Document child = new Document();
-      child.add(new StringField(ID, block.childId(i), Field.Store.YES));
-      child.add(new StringField(KIND, CHILD_KIND, Field.Store.NO));
-      child.add(new StringField(JOIN_ID, block.joinKey(), Field.Store.NO));
-      child.add(Acl.field(block.acls()[i]));
-      child.add(new SortedDocValuesField(JK, new BytesRef(block.joinKey())));
-      docs.add(child);
+      docs.add(child(block, i));
     }
     Document parent = new Document();
     parent.add(new StringField(ID, block.parentId(), Field.Store.YES));
@@ -48,5 +42,16 @@ final class JoinSchema {
     parent.add(new SortedDocValuesField(JK, new BytesRef(block.joinKey())));
     docs.add(parent);
     return docs;
+  }
+
+  /** Child {@code i} of {@code block}, as {@link #block} writes it. */
+  static Document child(JoinCorpus.Block block, int i) {
+    Document child = new Document();
+    child.add(new StringField(ID, block.childId(i), Field.Store.YES));
+    child.add(new StringField(KIND, CHILD_KIND, Field.Store.NO));
+    child.add(new StringField(JOIN_ID, block.joinKey(), Field.Store.NO));
+    child.add(Acl.field(block.acls()[i]));
+    child.add(new SortedDocValuesField(JK, new BytesRef(block.joinKey())));
+    return child;
   }
 }
