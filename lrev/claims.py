@@ -9,10 +9,10 @@ verdict. In this order, the first that applies:
   quantity of the study that measures the size, and the least value at which the claim can hold or fail);
 - ``underpowered``: fewer than ``MIN_ROUNDS`` rounds: a t interval over two
   rounds has one degree of freedom and bounds nothing worth a verdict;
+- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it;
 - ``noise-limited``: a ratio whose A/A beside it (the study's A/A contender
   against its baseline, same quantity, condition, version and rounds) misses
   the registry's ``aa_tolerance``: the apparatus is not steady enough here;
-- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it;
 - ``unconverged``: a series the part reads never reached a steady state;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
   ``approx`` claims: lies inside the band) by the A/A noise band;
@@ -57,8 +57,8 @@ from lrev import io, rounds, stats, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
-VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "noise-limited", "unconverged",
-            "n/a")
+VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "noise-limited",
+            "unconverged", "n/a")
 #: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
 WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
 #: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
@@ -389,7 +389,10 @@ class _Judge:
             raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': needs.quantity "
                                 f"'{needs['quantity']}' must be a quantity of the study with the condition "
                                 f"{', '.join(quantity.condition)}")
-        lowest = float(self.samples(size, a, where, version)[size.column].min())
+        rows = self.samples(size, a, where, version)
+        if size.column not in rows:
+            raise self.fail(f"no {size.column} in the {size.table} results, the size part '{part['label']}' needs")
+        lowest = float(rows[size.column].min())
         return {**needs, "lowest": lowest, "kept": lowest >= needs["at_least"]}
 
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:

@@ -32,8 +32,8 @@ SOURCE = REPO / "paper" / "lucene-revisited.typ"
 #: Verdicts that decide a cell; the others apply but leave it open.
 DECIDED = ("holds", "fails", "answer")
 #: A cell's mark in the verdict matrix, beside its colour, so that it reads in grey print too (n/a: left blank).
-MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "untestable": "s", "underpowered": "n", "fell-behind": "b",
-         "noise-limited": "≈", "unconverged": "u", "n/a": ""}
+MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "untestable": "s", "underpowered": "n",
+         "fell-behind": "b", "noise-limited": "≈", "unconverged": "u", "n/a": ""}
 #: Which way a withheld verdict's interval leans; leaning "inconclusive" leans neither way and has no mark.
 LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
 

@@ -286,3 +286,7 @@ def test_a_size_that_is_not_a_quantity_of_the_parts_condition_is_refused():
         _row(_scaled_registry({**CEILING, "quantity": "saturation_rps"}), results)
     with pytest.raises(claims.RegistryError, match="why"):
         _scaled_registry({"quantity": "hot_share_ceiling", "at_least": 0.9})
+    # Results from before the size was recorded say which column is missing.
+    old = SimpleNamespace(cold=results.cold.drop(columns="hot_share_ceiling"))
+    with pytest.raises(claims.MissingResultError, match="no hot_share_ceiling in the cold results"):
+        _row(_scaled_registry(CEILING), old)

@@ -63,7 +63,8 @@ def update_gate(design: str, **wrong) -> pd.DataFrame:
 def test_updates_count_only_where_every_block_reads_back_as_written():
     results.check_updates(pd.concat([update_gate("update-block"), update_gate("update-child")]))
     for wrong, what in (({"found": 7}, "7 of 6 ids"), ({"acl_ok": 4}, "4 of 5 acls"), ({"adjacent": 0}, "adjacent 0")):
-        with pytest.raises(results.AnswerMismatch, match=rf"10\.6\.0_update-block \(round 1\) left block 00000009.*{what}"):
+        with pytest.raises(results.AnswerMismatch,
+                           match=rf"10\.6\.0_update-block \(round 1\) left block 00000009.*{what}"):
             results.check_updates(update_gate("update-block", **wrong))
 
 

@@ -164,7 +164,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
                  "rates": p["grid"]["rates"], "cells_run": len(p["grid"]["cells"]),
                  "seed_cells": len(SEED_GRID["rates"]) * len(SEED_GRID["intervals_ms"]),
-                 "seed_grid_factor": f"{seed_grid_factor(p):.0f}", "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
+                 "seed_grid_factor": f"{seed_grid_factor(p):.0f}",
+                 "intervals_s": {k: f"{v / 1000:g}" for k, v in p["grid"]["intervals_ms"].items()},
                  "ram_buffer_kb": f"{p['ram_buffer_kb']:g}", "behind_s": f"{p['behind_s']:g}",
                  # The share of its asked rate a method must reach for a claim on a cost at that rate.
                  "pace": sorted({f"{part['pace']['required'] * 100:g}%" for v in claims["verdicts"]

@@ -126,8 +126,8 @@ def updates(root: str, version: str, round: int, design: str, out: str,
             join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """A fork of the child-update measurement: ``design`` (layout.UPDATE_DESIGNS) changes one child's acl at a
     time on a copy of the version's Lucene index, in a closed loop with a warm-up of its own (``updates.warmup``);
-    then every updated block is checked. Tables ``update_gate`` (per updated block) and ``updates`` (one row: the time per
-    update, reopens included)."""
+    then every updated block is checked. Tables ``update_gate`` (per updated block) and ``updates`` (one row: the
+    time per update, reopens included)."""
     root_ = Path(root)
     settings = join["updates"]
     warmup = settings["warmup"]
