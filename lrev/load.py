@@ -120,6 +120,12 @@ def backlog_grew(summary: Mapping[str, float], min_backlog: int = 10, backlog_sh
     return summary["backlog_growth"] > max(min_backlog, backlog_share * requests)
 
 
+def failed_steps(steps: pd.DataFrame, rate: str = "rate") -> pd.DataFrame:
+    """The steps of a :func:`saturation_search` that went over the limit (p99, backlog or both), lowest ``rate``
+    first."""
+    return steps[~steps["stop_reason"].isin(["", NO_MORE_STEPS])].sort_values(rate)
+
+
 def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Sequence[float] | None = None, *,
                       start: float | None = None, factor: float | None = None, k: float = 3.0,
                       max_steps: int = 12, min_backlog: int = 10,

@@ -168,3 +168,9 @@ def test_steps_frame_is_a_dataframe_with_one_row_per_step():
     result = load.saturation_search(_FakeServer(capacity=250), [100, 200, 300])
     assert isinstance(result.steps, pd.DataFrame)
     assert list(result.steps["step"]) == [0, 1, 2]
+
+
+def test_failed_steps_are_those_over_the_limit_lowest_rate_first():
+    steps = pd.DataFrame({"rate": [10, 40, 30, 20, 50], "stop_reason": ["", load.NO_MORE_STEPS, "p99", "",
+                                                                         "p99, backlog"]})
+    assert load.failed_steps(steps)["rate"].tolist() == [30, 50]

@@ -14,6 +14,7 @@ import pandas as pd
 
 from lrev import manifest, rounds
 from lrev.join import layout, results
+from lrev.load import failed_steps
 from lrev.tables import by_version, estimate_columns
 
 STUDY = "join"
@@ -56,8 +57,7 @@ def with_cpu_per_request(saturation: pd.DataFrame, steps: pd.DataFrame) -> pd.Da
     what the load costs around it (dispatch, hand-off, recording) and any compilation. Set beside the closed
     loop's one-thread service time, it shows where the saturation rate falls short of the capacity estimate."""
     keys = ["version", "round", "contender"]
-    failed = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])].sort_values("offered_rps")
-    first = failed.groupby(keys, as_index=False).first()
+    first = failed_steps(steps, "offered_rps").groupby(keys, as_index=False).first()
     first["cpu_per_request_ms"] = first["cpu_share"] * first["cores"] / first["completion_rate"] * 1e3
     return saturation.merge(first[keys + ["cpu_per_request_ms"]], on=keys, how="left")
 

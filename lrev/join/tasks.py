@@ -66,7 +66,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
                          fraction=lambda s: s["offered_rps"] / capacity,
                          quiet=lambda s: (s["jit_ms"] * NS_PER_MS <= JIT_QUIET_SHARE * s["duration_ns"]).astype(int))
     # The CPU share just past saturation: at the lowest rate that failed.
-    stopped = steps[steps["stop_reason"].isin(["p99", "backlog", "p99, backlog"])].sort_values("offered_rps")
+    stopped = load.failed_steps(steps, "offered_rps")
     first = steps.iloc[0]
     marks = frames[frames["kind"] == "mark"].set_index("name")
     saturation = pd.DataFrame([{
