@@ -13,6 +13,7 @@ step; the saturation rate is the highest offered rate below the first step over 
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -20,6 +21,8 @@ from typing import Callable, Mapping, Sequence
 import pandas as pd
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogReader
+
+from lrev.config import ConfigError
 
 LATENCY = "latency"
 SERVICE = "service"
@@ -97,6 +100,45 @@ def log_summary(path: str | Path, tag: str = LATENCY, skip_s: float = 0.0,
     if not kept:
         raise ValueError(f"skip_s={skip_s} leaves no interval of {path}")
     return percentiles(merge(kept), ps)
+
+
+@dataclass(frozen=True)
+class Pinning:
+    """The CPUs of a load's generator (its dispatcher and the thread recording its intervals) and of the server's
+    worker threads, as taskset's CPU lists (``OpenLoop.withPinning``)."""
+
+    generator: str
+    server: str
+
+    @property
+    def server_cpus(self) -> int:
+        return len(self.server.split(","))
+
+
+def pinning(pin: Mapping[str, Sequence[int]] | None, key: str) -> Pinning | None:
+    """The pinning a config block ``{generator: [cpus], server: [cpus]}`` asks for (None: unpinned), or a ConfigError
+    naming ``key`` when a list is empty, the two overlap, or a CPU is not one this process may run on."""
+    if pin is None:
+        return None
+    available = os.sched_getaffinity(0)
+    for side in ("generator", "server"):
+        cpus = pin[side]
+        if not cpus:
+            raise ConfigError(f"config error at '{key}.{side}': no CPU listed")
+        missing = sorted(set(cpus) - available)
+        if missing:
+            raise ConfigError(f"config error at '{key}.{side}': CPU {', '.join(map(str, missing))} is not one this "
+                              f"process may run on ({', '.join(map(str, sorted(available)))})")
+    shared = sorted(set(pin["generator"]) & set(pin["server"]))
+    if shared:
+        raise ConfigError(f"config error at '{key}': CPU {', '.join(map(str, shared))} is both the generator's and "
+                          "the server's")
+    return Pinning(",".join(map(str, sorted(pin["generator"]))), ",".join(map(str, sorted(pin["server"]))))
+
+
+def server_cpus(pin: Pinning | None) -> int:
+    """The CPUs the server's workers may use: the pinned ones, or every one this process may run on."""
+    return pin.server_cpus if pin else len(os.sched_getaffinity(0))
 
 
 @dataclass(frozen=True)

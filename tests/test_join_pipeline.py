@@ -41,6 +41,13 @@ def test_every_contender_ran_alone_in_its_jvms_after_passing_the_gate(join_run):
         assert gate["hits"].sum() > 0
         steps = pd.read_parquet(out / "steps.parquet")
         assert (steps["p99_ns"] > 0).all() and (steps["completed"] > 0).all()
+        # The load ran pinned as configured, and its capacity estimate counted the server's CPUs alone.
+        pin = join["load"]["pin"]
+        assert set(saturation["generator_cpus"]) == {",".join(map(str, pin["generator"]))}
+        assert set(saturation["server_cpus"]) == {",".join(map(str, pin["server"]))}
+        assert (steps["server_cores"] == len(pin["server"])).all()
+        assert (saturation["capacity_rps"] * saturation["service_ms"] / 1e3).round(6).eq(len(pin["server"])).all()
+        assert saturation["server_cpu_at_saturation"].dropna().between(0, 1.05).all()
 
 
 def test_the_histogram_logs_hold_every_completed_request_of_their_step(join_run):
@@ -106,6 +113,15 @@ def test_every_update_design_read_back_its_blocks_before_its_time_counted(join_r
     forks = data.updates.groupby("version")["contender"].apply(sorted).to_dict()
     assert forks == {v: sorted(list(layout.UPDATE_DESIGNS) * join["rounds"]) for v in join["versions"]}
     assert (data.updates["update_ms"] > 0).all() and (data.updates["updates"] > 0).all()
+    # The time per update is the measured probes' mean, after a warm-up of at least min_s.
+    probes = data.update_probes
+    keys = ["version", "round", "fork"]
+    measured = probes[probes["phase"] == "measure"].groupby(keys)[["nanos", "ops"]].sum()
+    per_fork = data.updates.set_index(keys)["update_ms"]
+    assert (measured["nanos"] / measured["ops"] / 1e6).sort_index().to_numpy() == pytest.approx(
+        per_fork.sort_index().to_numpy())
+    assert (measured["nanos"] >= join["updates"]["measure_s"] * 1e9).all()
+    assert (data.updates["warmup_s"] >= join["updates"]["warmup"]["min_s"]).all()
     gate = data.update_gate
     # Every block of the cycle was updated at least once, and reads back as written.
     assert (gate.groupby("fork")["parent"].nunique() == join["updates"]["blocks"]).all()

@@ -1,6 +1,8 @@
 """Open-loop load analysis: reading the engine's interval logs, and the saturation search."""
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import pytest
 from hdrh.histogram import HdrHistogram
@@ -174,3 +176,11 @@ def test_failed_steps_are_those_over_the_limit_lowest_rate_first():
     steps = pd.DataFrame({"rate": [10, 40, 30, 20, 50], "stop_reason": ["", load.NO_MORE_STEPS, "p99", "",
                                                                          "p99, backlog"]})
     assert load.failed_steps(steps)["rate"].tolist() == [30, 50]
+
+
+def test_pinning_gives_taskset_lists_and_counts_the_servers_cpus():
+    pin = load.pinning({"generator": [1], "server": [0]}, "x.pin")
+    assert (pin.generator, pin.server, pin.server_cpus) == ("1", "0", 1)
+    assert load.server_cpus(pin) == 1
+    assert load.pinning(None, "x.pin") is None
+    assert load.server_cpus(None) == len(os.sched_getaffinity(0))

@@ -8,6 +8,7 @@ import jpype
 import pandas as pd
 
 from lrev import bridge
+from lrev.load import Pinning
 
 
 def _join(name: str):
@@ -34,11 +35,14 @@ def build_solr_index(docs_tsv: Path, home: Path, batch: int) -> None:
 
 
 class Bench(bridge.JavaHandle):
-    """``JoinBench``: one contender on an index, the correctness gate, the closed loop and the open-loop load."""
+    """``JoinBench``: one contender on an index, the correctness gate, the closed loop and the open-loop load, the
+    load's generator and workers on the CPUs ``pin`` gives (None: wherever the OS puts them)."""
 
-    def __init__(self, index: Path, directory: str, contender: str, queries_tsv: Path, solr_caches: str):
+    def __init__(self, index: Path, directory: str, contender: str, queries_tsv: Path, solr_caches: str,
+                 pin: Pinning | None):
         super().__init__(_join("JoinBench")(str(index), directory, contender, str(queries_tsv), solr_caches))
         self.queries = int(self._java.queryCount())
+        self.pin = pin
 
     def gate(self, top_n: int) -> pd.DataFrame:
         return bridge.frame(self._java.gate(top_n))
@@ -60,6 +64,8 @@ class Bench(bridge.JavaHandle):
         harness = _harness("OpenLoop")
         load = harness(self._java.request(top_n), self.queries, float(rate), workers, int(seconds * 1e9),
                        int(interval_s * 1e9), harness.DEFAULT_DRAIN_NANOS, seed)
+        if self.pin:
+            load = load.withPinning(self.pin.generator, self.pin.server)
         result = load.run(None if log is None else _path(log))
         summary = bridge.frame(result.summary()).iloc[0].to_dict()
         return bridge.frame(result.intervals()), summary
@@ -72,11 +78,14 @@ class ChildUpdates(bridge.JavaHandle):
     def __init__(self, index: Path, corpus_dir: Path, design: str, blocks: int, acl_domain: int, per_reopen: int):
         super().__init__(_join("ChildUpdates")(str(index), str(corpus_dir), design, blocks, acl_domain, per_reopen))
 
-    def closed_loop(self, iteration_ms: int, min_warmup: int, max_warmup: int, stable_cv: float,
-                    jit_quiet_share: float, measure_iterations: int, seed: int) -> pd.DataFrame:
-        """One thread updating back to back, warmed up until steady, then measured (as :meth:`Bench.closed_loop`)."""
-        return _closed_loop(self._java.request(), _STREAM, iteration_ms, min_warmup, max_warmup, stable_cv,
-                            jit_quiet_share, measure_iterations, seed)
+    def held_loop(self, probe_ms: int, min_warmup_s: float, max_warmup_s: float, window: int,
+                  jit_quiet_share: float, jit_settled_drop: float, measure_s: float) -> pd.DataFrame:
+        """One thread updating back to back until the JIT is quiet or settled, then for ``measure_s`` (``HeldLoop``'s
+        columns: phase, probe, ops, nanos, jit_ms, gc_ms, stable)."""
+        loop = _harness("HeldLoop")(probe_ms * 1_000_000, int(min_warmup_s * 1e9), int(max_warmup_s * 1e9), window,
+                                    jit_quiet_share, jit_settled_drop, int(measure_s * 1e9))
+        with bridge.progress("updates") as progress:
+            return bridge.frame(loop.run(_harness("ClosedLoop")("updates", self._java.request(), _STREAM), progress))
 
     def verify(self) -> pd.DataFrame:
         """After a reopen, per updated block: children, ids found once, acls as last written, and adjacency."""

@@ -19,7 +19,7 @@ def parameters_text(p: dict[str, Any]) -> str:
     runs = ", ".join(f"{r['directory']} x {r['workers']}" for r in cold["runs"])
     return (f"{c['parents']:,} parents x {c['children']} children, {c['words']} words per parent, acl domain "
             f"{c['acl_domain']:,}, {c['queries']} queries; top {p['top_n']}; {p['directory']} directory; "
-            f"{p['workers']} workers; warm-up iterations of {w['iteration_ms']} ms "
+            f"{p['workers']} workers; {pin_text(load['pin'])}; warm-up iterations of {w['iteration_ms']} ms "
             f"({w['min_warmup']}-{w['max_warmup']}, CV {w['stable_cv']:g}), {w['measure_iterations']} measured; "
             f"load steps of {load['step_s']:g} s at "
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
@@ -32,6 +32,23 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"{p['updates']['blocks']:,} blocks, an NRT reopen every {p['updates']['per_reopen']}; "
             f"Solr caches: {solr_caches_text(p)}; "
             f"{p['rounds']} rounds; seed {p['seed']}")
+
+
+def pin_text(pin: dict[str, list[int]] | None) -> str:
+    if not pin:
+        return "load generator unpinned"
+    return (f"load generator on CPU {', '.join(map(str, pin['generator']))}, workers on CPU "
+            f"{', '.join(map(str, pin['server']))}")
+
+
+def pinning(saturation: pd.DataFrame) -> dict[str, Any]:
+    """Where the forks' load generators and workers ran, as they recorded it: ``pinned`` (every fork pinned the
+    same way), ``generator_cpus`` and ``server_cpus`` (taskset's lists, empty when unpinned)."""
+    pairs = saturation[["generator_cpus", "server_cpus"]].drop_duplicates()
+    if len(pairs) != 1:
+        raise ValueError(f"the forks were pinned in {len(pairs)} different ways: {pairs.to_dict(orient='records')}")
+    generator, server = pairs.iloc[0]
+    return {"pinned": bool(server), "generator_cpus": generator, "server_cpus": server}
 
 
 def solr_caches_text(p: dict[str, Any]) -> str:
@@ -51,8 +68,7 @@ def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
                      "saturation_ci": interval(r["saturation_rps_low"], r["saturation_rps_high"], 1),
                      "per_min": fmt(r["saturation_rps"] * 60, 0),
                      "p50": fmt(r["low_p50_ms"], 2), "p99": fmt(r["low_p99_ms"], 2),
-                     "cpu": f"{r['cpu_at_saturation'] * 100:.0f}%" if r["cpu_at_saturation"] == r["cpu_at_saturation"]
-                     else "n/a",
+                     "cpu": percent(r["cpu_at_saturation"]), "server_cpu": percent(r["server_cpu_at_saturation"]),
                      "service": fmt(r["service_ms"], 3), "cpu_per_request": fmt(r["cpu_per_request_ms"], 3),
                      "terms_share": percent(r["terms_share"]),
                      "docfreq_share": percent(r["docfreq_share"])})
@@ -146,7 +162,10 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
         est = {d: rounds.location(data.updates[(data.updates["version"] == version)
                                               & (data.updates["contender"] == d)], "update_ms")
                for d in layout.UPDATE_DESIGNS}
+        converged = {d: data.updates[(data.updates["version"] == version) & (data.updates["contender"] == d)]["stable"]
+                     for d in layout.UPDATE_DESIGNS}
         row = {"version": version, **{f"{d.removeprefix('update-')}_ms": sig(e.value) for d, e in est.items()},
+               **{f"{d.removeprefix('update-')}_stable": f"{int(s.sum())}/{len(s)}" for d, s in converged.items()},
                **{f"{d.removeprefix('update-')}_ci": interval(e.low, e.high, 3) for d, e in est.items()},
                "rounds": len(paired),
                "break_even": [{"rate": u, "qps": "none", "ci": "(block join's queries not cheaper)"}
@@ -192,12 +211,19 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "cold_fraction": f"{p['cold']['fraction']:g}", "cold_interval_ms": p["cold"]["interval_ms"],
                  "sweep_version": p["sweep"]["version"],
                  "update_blocks": f"{p['updates']['blocks']:,}", "per_reopen": p["updates"]["per_reopen"],
-                 "update_iteration_ms": p["updates"]["warmup"]["iteration_ms"],
+                 "update_probe_ms": p["updates"]["warmup"]["probe_ms"],
+                 "update_min_s": f"{p['updates']['warmup']['min_s']:g}",
+                 "update_max_s": f"{p['updates']['warmup']['max_s']:g}",
+                 "update_measure_s": f"{p['updates']['measure_s']:g}",
+                 "update_forks": len(data.updates), "update_stable": int(data.updates["stable"].sum()),
+                 "update_window": int(data.updates["window"].max()),
+                 "update_quiet": percent(data.updates["jit_quiet_share"].max()),
+                 "update_settled_drop": f"{data.updates['jit_settled_drop'].max() * 100:g}",
                  "open_warmup_steps": p["load"]["warmup_steps"],
                  "open_warmup_step_s": f"{p['load']['warmup_step_s']:g}",
                  "open_warmup_fraction": f"{p['load']['warmup_fraction']:g}",
                  "open_warmup_quiet": int(data.saturation["open_warmup_quiet"].sum()),
-                 "forks": len(data.saturation),
+                 "forks": len(data.saturation), **pinning(data.saturation),
                  "read_ahead_kb": f"{int(data.cold['read_ahead_kb'].max()):,}",
                  "shares": ", ".join(str(k) for k in p["sweep"]["shares"])},
         "corpus": corpus(first),

@@ -29,7 +29,11 @@
     update_gate.parquet per update fork and updated block: its children, how many of its ids were found
                         exactly once, how many children hold the acl last written, and whether the block is
                         still adjacent (block join's design; 1 for the child-alone design)
-    updates.parquet     one row per update fork: the time per child update, NRT reopens included
+    update_probes.parquet  per update fork, the update loop's probes: warm-up or measured, updates, time, and the
+                        JIT's and collectors' time in each
+    updates.parquet     one row per update fork: the time per child update over its measured time, NRT reopens
+                        and merges included; the warm-up's and the measured time, the JIT's share of the latter,
+                        whether the warm-up ended with the JIT quiet or settled, and that rule's window and shares
     manifest.json       provenance, and the sha256 of every table above
 
 Rows carry ``version``, ``round``, ``fork`` (the job) and ``contender`` (or the A/A contender).
@@ -46,7 +50,7 @@ from lrev.io import read_json
 from lrev.join import layout
 
 TABLES = ("gate", "closed", "steps", "intervals", "saturation", "frames", "cold", "cold_intervals", "residency",
-          "sweep_gate", "sweep", "update_gate", "updates")
+          "sweep_gate", "sweep", "update_gate", "update_probes", "updates")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
 
 

@@ -7,6 +7,7 @@ from xml.sax.saxutils import escape
 
 from lrev.config import ConfigError, major, version_key
 from lrev.join import layout
+from lrev.load import pinning
 from lrev.studies import Quantity
 
 BASELINE = layout.BASELINE
@@ -26,8 +27,7 @@ QUANTITIES = {
     "syscall_kb_per_query": Quantity("cold", "syscall_kb_per_query", COLD, converges=False),
     "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False),
     "hot_share": Quantity("cold", "hot_share", COLD, converges=False),
-    "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
-    # The size join-6's mechanism needs, from the files' sizes and the read-ahead (summary.with_hot_share_ceiling).
+    # The size join-6's mechanism needs: the share terms and postings could reach once the index was opened.
     "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
     "sweep_service_ms": Quantity("sweep", "service_ms", ("share",), converges=True),
     "update_ms": Quantity("updates", "update_ms", (), converges=True),
@@ -35,6 +35,8 @@ QUANTITIES = {
     "low_p50_ms": Quantity("saturation", "low_p50_ms", LOAD, converges=True),
     "low_p99_ms": Quantity("saturation", "low_p99_ms", LOAD, converges=True),
     "cpu_at_saturation": Quantity("saturation", "cpu_at_saturation", LOAD, converges=True),
+    # The workers' CPU over the server's CPUs: with the generator pinned apart, what the server had.
+    "server_cpu_at_saturation": Quantity("saturation", "server_cpu_at_saturation", LOAD, converges=True),
     "service_ms": Quantity("saturation", "service_ms", LOAD, converges=True),
 }
 
@@ -121,6 +123,13 @@ def check(join: dict[str, Any]) -> None:
     if blocks > parents:
         raise ConfigError(f"config error at 'join.updates.blocks': {blocks} blocks, more than the corpus's {parents} "
                           "(join.corpus.parents)")
+    update_warmup = join["updates"]["warmup"]
+    if update_warmup["max_s"] < update_warmup["min_s"]:
+        raise ConfigError(f"config error at 'join.updates.warmup.max_s': {update_warmup['max_s']} is below min_s "
+                          f"({update_warmup['min_s']})")
+    if join["updates"]["measure_s"] * 1000 < update_warmup["probe_ms"]:
+        raise ConfigError(f"config error at 'join.updates.measure_s': {join['updates']['measure_s']} s is shorter "
+                          f"than one probe ({update_warmup['probe_ms']} ms, join.updates.warmup.probe_ms)")
     sweep = join["sweep"]
     if sweep["version"] not in join["versions"]:
         raise ConfigError(f"config error at 'join.sweep.version': {sweep['version']} is not one of join.versions "
@@ -136,6 +145,7 @@ def check(join: dict[str, Any]) -> None:
         if untimed:
             raise ConfigError(f"config error at 'join.cold.contenders.{version}': {', '.join(untimed)} not timed on "
                               f"Lucene {version} (a cold run follows a contender's warm measurement)")
+    pinning(join["load"]["pin"], "join.load.pin")
     fractions = join["load"]["fractions"]
     if any(b <= a for a, b in zip(fractions, fractions[1:])):
         raise ConfigError(f"config error at 'join.load.fractions': rates must increase: {fractions}")

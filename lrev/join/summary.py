@@ -19,8 +19,8 @@ from lrev.tables import by_version, estimate_columns
 
 STUDY = "join"
 #: What one fork's saturation search yields.
-METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "service_ms", "terms_share",
-           "docfreq_share", "cpu_per_request_ms")
+METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "server_cpu_at_saturation",
+           "service_ms", "terms_share", "docfreq_share", "cpu_per_request_ms")
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class JoinResults:
     sweep_gate: pd.DataFrame
     sweep: pd.DataFrame
     update_gate: pd.DataFrame
+    update_probes: pd.DataFrame
     updates: pd.DataFrame
     manifests: dict[str, dict]
 

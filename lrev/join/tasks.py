@@ -6,7 +6,6 @@ config names, the cold runs: the index closed, evicted from the page cache, reop
 from __future__ import annotations
 
 import math
-import os
 import shutil
 import time
 from pathlib import Path
@@ -22,6 +21,12 @@ from lrev.join import engine, layout, study
 #: (what the other studies' warm-ups allow); a load step in which they were busy for more was no steady state.
 JIT_QUIET_SHARE = 0.02
 NS_PER_MS = 1e6
+#: The update loop's warm-up (HeldLoop): over, once the JIT's share of the last UPDATE_WINDOW probes was at most
+#: JIT_QUIET_SHARE or fell by at most JIT_SETTLED_DROP from the probes before. Updates flush, merge and reopen as they
+#: go: held for 60 s, one fork's 1 s iterations moved between 61 and 207 us per update on 10.6.0 and its compilers
+#: stayed above 2% in most of them, so a JIT working at a steady rate counts as steady, as in dvupdate's cells.
+UPDATE_WINDOW = 3
+JIT_SETTLED_DROP = 0.10
 #: A cold run starts with at most this share of the index resident, or it is marked not evicted.
 EVICTED_SHARE = 0.05
 
@@ -40,10 +45,11 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
     # The same query stream and arrival times for every contender and version of a round.
     seed = int(join["seed"]) * 1000 + round
     top_n, plan = join["top_n"], join["load"]
+    pin = load.pinning(plan["pin"], "join.load.pin")
     with engine.Bench(index, join["directory"], layout.contender(contender), queries,
-                      study.solr_caches(join, version)) as bench:
+                      study.solr_caches(join, version), pin) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, seed)
-        capacity = os.cpu_count() * 1e9 / service_ns
+        capacity = load.server_cpus(pin) * 1e9 / service_ns
         open_warmup = warm_up_open_loop(bench, plan["warmup_fraction"] * capacity, join, seed)
         intervals: list[pd.DataFrame] = []
 
@@ -74,7 +80,9 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         "saturation_rps": search.rate if search.rate is not None else math.nan,
         "low_p50_ms": first["p50_ns"] / NS_PER_MS, "low_p99_ms": first["p99_ns"] / NS_PER_MS,
         "cpu_at_saturation": stopped["cpu_share"].iloc[0] if len(stopped) else math.nan,
+        "server_cpu_at_saturation": stopped["worker_cpu_share"].iloc[0] if len(stopped) else math.nan,
         "service_ms": service_ns / NS_PER_MS, "capacity_rps": capacity,
+        "generator_cpus": pin.generator if pin else "", "server_cpus": pin.server if pin else "",
         # A saturation rate found while the JIT was still compiling is flagged as an unconverged warm-up is.
         "stable": int(closed["stable"].iloc[0] and steps["quiet"].all()), "ordinal_map_ms": ordinal_map_ms,
         "open_warmup_steps": len(open_warmup), "open_warmup_jit_share": open_warmup[-1],
@@ -115,7 +123,7 @@ def sweep(root: str, version: str, round: int, contender: str, corpus: str, out:
     index = layout.index_dir(root_, version, system, corpus) / layout.OPENED[system]
     keys = read_json(layout.corpus_dir(root_, corpus) / "manifest.json")["join_keys"]
     with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root_, corpus) / "queries.tsv",
-                      study.solr_caches(join, version)) as bench:
+                      study.solr_caches(join, version), None) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, int(join["seed"]) * 1000 + round)
     row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
@@ -125,9 +133,10 @@ def sweep(root: str, version: str, round: int, contender: str, corpus: str, out:
 def updates(root: str, version: str, round: int, design: str, out: str,
             join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """A fork of the child-update measurement: ``design`` (layout.UPDATE_DESIGNS) changes one child's acl at a
-    time on a copy of the version's Lucene index, in a closed loop with a warm-up of its own (``updates.warmup``);
-    then every updated block is checked. Tables ``update_gate`` (per updated block) and ``updates`` (one row: the
-    time per update, reopens included)."""
+    time on a copy of the version's Lucene index, one thread back to back, held until the JIT is quiet or settled
+    and then for ``updates.measure_s`` (``updates.warmup``); then every updated block is checked. Tables
+    ``update_gate`` (per updated block), ``update_probes`` (the loop's probes) and ``updates`` (one row: the time per
+    update over the measured time, reopens and merges included)."""
     root_ = Path(root)
     settings = join["updates"]
     warmup = settings["warmup"]
@@ -137,17 +146,22 @@ def updates(root: str, version: str, round: int, design: str, out: str,
     try:
         with engine.ChildUpdates(copy, layout.corpus_dir(root_), layout.UPDATE_DESIGNS[design], settings["blocks"],
                                  join["corpus"]["acl_domain"], settings["per_reopen"]) as bench:
-            closed = bench.closed_loop(warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
-                                       warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"],
-                                       int(join["seed"]) * 1000 + round)
+            probes = bench.held_loop(warmup["probe_ms"], warmup["min_s"], warmup["max_s"], UPDATE_WINDOW,
+                                     JIT_QUIET_SHARE, JIT_SETTLED_DROP, settings["measure_s"])
             gate = bench.verify()
     finally:
         shutil.rmtree(copy, ignore_errors=True)
-    measured = closed[closed["phase"] == "measure"]
+    measured = probes[probes["phase"] == "measure"]
+    warm = probes[probes["phase"] == "warmup"]
     row = {"per_reopen": settings["per_reopen"], "blocks": settings["blocks"],
            "update_ms": measured["nanos"].sum() / measured["ops"].sum() / NS_PER_MS,
-           "updates": int(closed["ops"].sum()), "stable": int(closed["stable"].iloc[0])}
-    return {"update_gate": gate.assign(per_reopen=settings["per_reopen"]), "updates": pd.DataFrame([row])}
+           "updates": int(probes["ops"].sum()), "warmup_s": warm["nanos"].sum() / 1e9,
+           "measured_s": measured["nanos"].sum() / 1e9,
+           "jit_share": measured["jit_ms"].sum() * NS_PER_MS / measured["nanos"].sum(),
+           "stable": int(probes["stable"].iloc[0]), "window": UPDATE_WINDOW, "jit_quiet_share": JIT_QUIET_SHARE,
+           "jit_settled_drop": JIT_SETTLED_DROP}
+    return {"update_gate": gate.assign(per_reopen=settings["per_reopen"]), "update_probes": probes,
+            "updates": pd.DataFrame([row])}
 
 
 def gate_and_warm_up(bench: engine.Bench, join: dict[str, Any], seed: int) -> tuple[pd.DataFrame, pd.DataFrame, float]:
@@ -192,6 +206,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
     index_bytes = sum(p.stat().st_size for p in pagecache.files([files]))
     threshold = join["load"]["p99_factor"] * warm_p99_ns
     read_ahead = pagecache.read_ahead_kb(files) or 0
+    pin = load.pinning(join["load"]["pin"], "join.load.pin")
     rows, timelines, residency = [], [], []
     for i, run in enumerate(settings["runs"]):
         engine.release_mappings()
@@ -199,8 +214,8 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         pagecache.evict([files])
         resident = pagecache.resident_bytes([files])
         io_start, dev_start = pagecache.process_io(), pagecache.device_reads(files)
-        with engine.Bench(index, run["directory"], layout.contender(contender),
-                          layout.corpus_dir(root) / "queries.tsv", study.solr_caches(join, version)) as bench:
+        with engine.Bench(index, run["directory"], layout.contender(contender), layout.corpus_dir(root) / "queries.tsv",
+                          study.solr_caches(join, version), pin) as bench:
             io_open = pagecache.process_io()
             opened = pagecache.resident_by_extension([files])
             intervals, summary = bench.open_loop(join["top_n"], rate, run["workers"], settings["seconds"],

@@ -1,8 +1,10 @@
 package org.lucenerevisited.engine.harness;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -31,6 +33,12 @@ import java.util.function.LongSupplier;
  *
  * <p>Warm-up: run {@code withDuration(warmup).run(null)} and discard its result. The steps of a
  * saturation search: {@link #withRate}.
+ *
+ * <p>Pinning ({@link #withPinning}): a load generator sharing CPUs with the server it loads is
+ * late to send when the server is busy, and its lateness reads as the server's latency. Pinned,
+ * the workers (and every thread a request starts) run on the server's CPUs, while the dispatcher
+ * and the thread that calls {@link #run} (it writes the intervals) run on the generator's. The
+ * JVM's own threads (JIT compilers, GC) are left where they were.
  */
 public final class OpenLoop {
 
@@ -56,6 +64,9 @@ public final class OpenLoop {
   private final long intervalNanos;
   private final long drainNanos;
   private final long seed;
+  /** CPU lists (taskset's syntax) of the generator's and the workers' threads; null: unpinned. */
+  private final String generatorCpus;
+  private final String serverCpus;
 
   /** A load with 1 s intervals and a 10 s drain. */
   public OpenLoop(Request request, int streamSize, double rate, int workers, long durationNanos,
@@ -72,6 +83,12 @@ public final class OpenLoop {
    */
   public OpenLoop(Request request, int streamSize, double rate, int workers, long durationNanos,
       long intervalNanos, long drainNanos, long seed) {
+    this(request, streamSize, rate, workers, durationNanos, intervalNanos, drainNanos, seed, null,
+        null);
+  }
+
+  private OpenLoop(Request request, int streamSize, double rate, int workers, long durationNanos,
+      long intervalNanos, long drainNanos, long seed, String generatorCpus, String serverCpus) {
     if (request == null) {
       throw new IllegalArgumentException("request must not be null");
     }
@@ -101,18 +118,33 @@ public final class OpenLoop {
     this.intervalNanos = intervalNanos;
     this.drainNanos = drainNanos;
     this.seed = seed;
+    this.generatorCpus = generatorCpus;
+    this.serverCpus = serverCpus;
   }
 
   /** The same load at another rate. */
   public OpenLoop withRate(double rate) {
     return new OpenLoop(request, streamSize, rate, workers, durationNanos, intervalNanos,
-        drainNanos, seed);
+        drainNanos, seed, generatorCpus, serverCpus);
   }
 
   /** The same load for another duration, e.g. a warm-up whose result is discarded. */
   public OpenLoop withDuration(long durationNanos) {
     return new OpenLoop(request, streamSize, rate, workers, durationNanos, intervalNanos,
-        drainNanos, seed);
+        drainNanos, seed, generatorCpus, serverCpus);
+  }
+
+  /**
+   * The same load with the generator's threads on {@code generatorCpus} and the workers on
+   * {@code serverCpus} (CPU lists such as "1" or "0-2", which must not overlap).
+   */
+  public OpenLoop withPinning(String generatorCpus, String serverCpus) {
+    if (!Collections.disjoint(CpuAffinity.parse(generatorCpus), CpuAffinity.parse(serverCpus))) {
+      throw new IllegalArgumentException("the generator's CPUs " + generatorCpus
+          + " overlap the server's " + serverCpus);
+    }
+    return new OpenLoop(request, streamSize, rate, workers, durationNanos, intervalNanos,
+        drainNanos, seed, generatorCpus, serverCpus);
   }
 
   /**
@@ -146,6 +178,8 @@ public final class OpenLoop {
     private final LongSupplier cpuNanos = processCpuNanos();
     private final LongSupplier jitMillis = JvmCounters.jitMillis();
     private final LongSupplier gcMillis = JvmCounters.gcMillis();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final long[] workerCpu = new long[workers];
     private Thread dispatcher;
     /** Set before the dispatcher starts, so workers see it once they have a request. */
     private LoadRecorder recorder;
@@ -154,17 +188,28 @@ public final class OpenLoop {
     private int leftQueued = -1;
 
     LoadResult execute(Path histogramLog) throws Exception {
+      // Threads get their creator's CPUs: the workers are started on the server's, the
+      // dispatcher on the generator's, and the caller gets its own CPUs back at the end.
+      String callerCpus = serverCpus == null ? null : CpuAffinity.format(CpuAffinity.current());
+      // The CPU share is over every CPU the process has, counted before the caller is pinned.
+      int cores = Runtime.getRuntime().availableProcessors();
       try {
+        if (serverCpus != null) {
+          CpuAffinity.pin(serverCpus);
+        }
         for (int w = 0; w < workers; w++) {
           Thread t = new Thread(this::work, "open-loop-worker-" + w);
           t.setDaemon(true);
           t.start();
           workerThreads.add(t);
         }
+        if (generatorCpus != null) {
+          CpuAffinity.pin(generatorCpus);
+        }
         // The clock starts once the workers are up, so their start-up does not delay arrivals.
         long start = System.nanoTime();
-        try (LoadRecorder rec = new LoadRecorder(start, histogramLog, cpuNanos, jitMillis,
-            gcMillis)) {
+        try (LoadRecorder rec = new LoadRecorder(start, histogramLog, cpuNanos,
+            this::workerCpuNanos, jitMillis, gcMillis)) {
           recorder = rec;
           dispatcher = new Thread(() -> dispatch(start), "open-loop-dispatcher");
           dispatcher.setDaemon(true);
@@ -175,11 +220,15 @@ public final class OpenLoop {
           throwIfFailed();
           // Taken after the workers stopped, so that every completion is in a row or unfinished.
           rec.endInterval(DRAIN, left, 0);
+          int serverCores = serverCpus == null ? cores : CpuAffinity.parse(serverCpus).size();
           return new LoadResult(rec.intervals(), rec.summary(rate, workers, durationNanos,
-              dispatched));
+              dispatched, cores, serverCores));
         }
       } finally {
         stop();
+        if (callerCpus != null) {
+          CpuAffinity.pin(callerCpus);
+        }
       }
     }
 
@@ -216,6 +265,22 @@ public final class OpenLoop {
           nextRow += intervalNanos;
         }
       }
+    }
+
+    /**
+     * The workers' CPU time so far. A worker that has ended reports none, so each one's last
+     * reading stands for it from then on.
+     */
+    private long workerCpuNanos() {
+      long total = 0;
+      for (int w = 0; w < workerThreads.size(); w++) {
+        long t = threads.getThreadCpuTime(workerThreads.get(w).getId());
+        if (t >= 0) {
+          workerCpu[w] = t;
+        }
+        total += workerCpu[w];
+      }
+      return total;
     }
 
     private void awaitUntil(long deadline) throws Exception {

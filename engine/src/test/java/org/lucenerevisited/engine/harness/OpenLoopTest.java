@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
@@ -79,6 +84,33 @@ class OpenLoopTest {
     assertEquals(gc, summary(r, "gc_ms"));
   }
 
+  @Test
+  void theWorkersCpuHoldsWhatTheRequestsSpentAndIsPartOfTheProcesss() throws Exception {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    AtomicLong spent = new AtomicLong();
+    Request spinning = i -> {
+      long from = threads.getCurrentThreadCpuTime();
+      long x = 0;
+      for (int k = 0; k < 200_000; k++) {
+        x += k * (long) i;
+      }
+      Blackhole.sink = x;
+      spent.addAndGet(threads.getCurrentThreadCpuTime() - from);
+    };
+    LoadResult r = new OpenLoop(spinning, 7, 200, 2, 300 * MS, 100 * MS, 5_000 * MS, 3).run(null);
+    Table rows = r.intervals();
+    long workers = 0;
+    long process = 0;
+    for (int i = 0; i < rows.rowCount(); i++) {
+      assertTrue(rows.longs("worker_cpu_ns")[i] >= 0, "interval " + i);
+      workers += rows.longs("worker_cpu_ns")[i];
+      process += rows.longs("cpu_ns")[i];
+    }
+    assertTrue(workers >= spent.get(), workers + " ns for the workers, their requests " + spent);
+    assertTrue(workers <= process, workers + " ns for the workers, the process " + process);
+    assertEquals(summary(r, "cores"), summary(r, "server_cores"), "unpinned: every CPU serves");
+  }
+
   /** Keeps an allocation from being optimized away. */
   private static final class Blackhole {
     static volatile Object sink;
@@ -137,6 +169,32 @@ class OpenLoopTest {
     assertTrue(summary(r, "completed") > 0);
     assertEquals(summary(r, "completed"), latencies);
     assertEquals(summary(r, "completed"), services);
+  }
+
+  @Test
+  void aPinnedLoadRunsItsRequestsOnTheServersCpusAndGivesTheCallerItsOwnBack() throws Exception {
+    SortedSet<Integer> mine = CpuAffinity.current();
+    assumeTrue(mine.size() >= 2, "pinning needs two CPUs");
+    String generator = String.valueOf(mine.last());
+    String server = String.valueOf(mine.first());
+    Set<SortedSet<Integer>> seen = ConcurrentHashMap.newKeySet();
+    LoadResult r = new OpenLoop(i -> seen.add(CpuAffinity.current()), 5, 200, 3, 200 * MS, 7)
+        .withPinning(generator, server).run(null);
+
+    assertEquals(Set.of(CpuAffinity.parse(server)), seen, "every request ran on the server's CPUs");
+    assertEquals(mine, CpuAffinity.current(), "the caller's CPUs are its own again");
+    assertEquals(mine.size(), summary(r, "cores"), "the CPU share is over all the caller's CPUs");
+    assertEquals(1, summary(r, "server_cores"), "the workers' share is over the server's CPUs");
+  }
+
+  @Test
+  void pinningRefusesOverlappingOrMalformedCpuLists() {
+    OpenLoop load = new OpenLoop(i -> {}, 1, 10, 1, MS, 1);
+    IllegalArgumentException overlap = assertThrows(IllegalArgumentException.class,
+        () -> load.withPinning("0-1", "1"));
+    assertTrue(overlap.getMessage().contains("overlap"), overlap.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> load.withPinning("a", "0"));
+    assertThrows(IllegalArgumentException.class, () -> load.withPinning("3-1", "0"));
   }
 
   @Test
