@@ -216,6 +216,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "update_max_s": f"{p['updates']['warmup']['max_s']:g}",
                  "update_measure_s": f"{p['updates']['measure_s']:g}",
                  "update_forks": len(data.updates), "update_stable": int(data.updates["stable"].sum()),
+                 "update_jit_low": percent(data.updates["jit_share"].min()),
+                 "update_jit_high": percent(data.updates["jit_share"].max()),
                  "update_window": int(data.updates["window"].max()),
                  "update_quiet": percent(data.updates["jit_quiet_share"].max()),
                  "update_settled_drop": f"{data.updates['jit_settled_drop'].max() * 100:g}",

@@ -23,8 +23,9 @@ JIT_QUIET_SHARE = 0.02
 NS_PER_MS = 1e6
 #: The update loop's warm-up (HeldLoop): over, once the JIT's share of the last UPDATE_WINDOW probes was at most
 #: JIT_QUIET_SHARE or fell by at most JIT_SETTLED_DROP from the probes before. Updates flush, merge and reopen as they
-#: go: held for 60 s, one fork's 1 s iterations moved between 61 and 207 us per update on 10.6.0 and its compilers
-#: stayed above 2% in most of them, so a JIT working at a steady rate counts as steady, as in dvupdate's cells.
+#: go: held for 60 s on 10.6.0, a child-alone fork's 1 s iterations moved between 61 and 207 us per update and its
+#: compilers stayed above 2% in most of them, so a JIT working at a steady rate counts as steady, as in dvupdate's
+#: cells.
 UPDATE_WINDOW = 3
 JIT_SETTLED_DROP = 0.10
 #: A cold run starts with at most this share of the index resident, or it is marked not evicted.
