@@ -26,6 +26,7 @@ public final class HeldLoop {
   private final double jitQuietShare;
   private final double settledDrop;
   private final long measureNanos;
+  private final LongSupplier clock;
   private final LongSupplier jit;
   private final LongSupplier gc;
 
@@ -33,13 +34,13 @@ public final class HeldLoop {
   public HeldLoop(long probeNanos, long minWarmupNanos, long maxWarmupNanos, int window,
       double jitQuietShare, double settledDrop, long measureNanos) {
     this(probeNanos, minWarmupNanos, maxWarmupNanos, window, jitQuietShare, settledDrop,
-        measureNanos, JvmCounters.jitMillis(), JvmCounters.gcMillis());
+        measureNanos, System::nanoTime, JvmCounters.jitMillis(), JvmCounters.gcMillis());
   }
 
-  /** With injectable JIT and GC counters (cumulative ms), so tests can decide the warm-up. */
+  /** With an injectable clock and JIT and GC counters (cumulative ms), so tests decide the warm-up. */
   HeldLoop(long probeNanos, long minWarmupNanos, long maxWarmupNanos, int window,
-      double jitQuietShare, double settledDrop, long measureNanos, LongSupplier jit,
-      LongSupplier gc) {
+      double jitQuietShare, double settledDrop, long measureNanos, LongSupplier clock,
+      LongSupplier jit, LongSupplier gc) {
     if (probeNanos < 1 || measureNanos < probeNanos) {
       throw new IllegalArgumentException("need probeNanos >= 1 and measureNanos >= probeNanos, got "
           + probeNanos + " and " + measureNanos);
@@ -51,6 +52,7 @@ public final class HeldLoop {
     this.jitQuietShare = jitQuietShare;
     this.settledDrop = settledDrop;
     this.measureNanos = measureNanos;
+    this.clock = clock;
     this.jit = jit;
     this.gc = gc;
   }
@@ -58,7 +60,6 @@ public final class HeldLoop {
   /** Runs {@code loop} through its warm-up and measured time; {@code progress} gets each phase's nanoseconds. */
   public Table run(ClosedLoop loop, Progress progress) throws Exception {
     YoungGeneration.touchOnce();
-    LongSupplier clock = System::nanoTime;
     List<Probe> probes = new ArrayList<>();
     long start = clock.getAsLong();
     WarmupMonitor warmup = new WarmupMonitor(start, minWarmupNanos, maxWarmupNanos, window,

@@ -23,7 +23,8 @@ class HeldLoopTest {
   void aQuietJitEndsTheWarmUpAfterItsWindowAndTheMeasuredTimeFollows() throws Exception {
     AtomicLong runs = new AtomicLong();
     ClosedLoop loop = new ClosedLoop("count", i -> runs.incrementAndGet(), 3);
-    Table t = new HeldLoop(5 * MS, 0, 10_000 * MS, 2, 0.02, 0.1, 40 * MS, () -> 0L, () -> 0L)
+    Table t = new HeldLoop(5 * MS, 0, 10_000 * MS, 2, 0.02, 0.1, 40 * MS, System::nanoTime,
+        () -> 0L, () -> 0L)
         .run(loop, Progress.NONE);
 
     int warmups = 0;
@@ -40,11 +41,12 @@ class HeldLoopTest {
 
   @Test
   void aJitThatKeepsSlowingDownIsMeasuredUnstableAfterTheMaximum() throws Exception {
-    // The compilers' cumulative time grows as the square root of the time: their share keeps falling.
-    long start = System.nanoTime();
+    // A clock that moves 1 ms per reading, and compilers whose cumulative time grows as its square
+    // root: over any later span their share is smaller, whatever the spans' lengths.
+    AtomicLong now = new AtomicLong();
     ClosedLoop loop = new ClosedLoop("count", i -> {}, 1);
-    Table t = new HeldLoop(5 * MS, 0, 60 * MS, 1, 0.0, 0.0, 10 * MS,
-        () -> (long) (1e6 * Math.sqrt((System.nanoTime() - start) / 1e6)), () -> 0L)
+    Table t = new HeldLoop(5 * MS, 0, 60 * MS, 1, 0.0, 0.0, 10 * MS, () -> now.addAndGet(MS),
+        () -> (long) (1e6 * Math.sqrt(now.get() / 1e6)), () -> 0L)
         .run(loop, Progress.NONE);
     assertEquals(0, t.longs("stable")[0]);
     assertTrue(sum(t, "nanos", HeldLoop.WARMUP) >= 60 * MS, "the warm-up ran to its maximum");
