@@ -82,8 +82,13 @@ def write_rounds(path: Path, rounds: dict[str, int]) -> None:
         tmp.write_text(yaml.safe_dump({study: {"rounds": r} for study, r in sorted(rounds.items())}))
 
 
+def command(argv: list[str], targets: list[str]) -> list[str]:
+    """Snakemake's command line; the targets come first, since ``--config`` takes every word after it as a value."""
+    return [sys.executable, "-m", "snakemake", *targets, *config.snakemake_argv(argv)]
+
+
 def snakemake(argv: list[str], targets: list[str]) -> None:
-    subprocess.run([sys.executable, "-m", "snakemake", *config.snakemake_argv(argv), *targets], check=True)
+    subprocess.run(command(argv, targets), check=True)
 
 
 def main(argv: list[str]) -> int:

@@ -79,6 +79,15 @@ def test_the_loop_adds_rounds_until_decided_then_builds_the_rest(tmp_path, monke
     assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {"dvjump": {"rounds": 4}}
 
 
+def test_the_targets_survive_config_values_on_the_command_line():
+    from snakemake.cli import get_argument_parser
+    argv = ["--cores", "2", "--config", "scale=paper", "--config", "studies=[dvjump]"]
+    args = get_argument_parser().parse_args(budget.command(argv, ["runs/paper/results/dvjump/claims.json"])[3:])
+    assert args.targets == ["runs/paper/results/dvjump/claims.json"]
+    assert args.config == ["scale=paper", "studies=[dvjump]"]
+    assert args.cores == 2
+
+
 @pytest.mark.parametrize("budgets, key", [
     ({"dvjump": {"max_rounds": 5, "minutes": 0}}, "budgets.default.dvjump.minutes"),
     ({"dvjump": {"max_rounds": 5, "minutes": -2}}, "budgets.default.dvjump.minutes"),
