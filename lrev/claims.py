@@ -398,12 +398,22 @@ class _Judge:
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
         return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
 
-    def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None) -> stats.Estimate | None:
-        """The A/A ratio beside a part (the study's A/A contender ÷ its baseline, same quantity, condition,
-        version and statistic), or None where the study ran no A/A."""
-        if select(getattr(self.results, quantity.table), version=version, contender=self.study.AA, **where).empty:
-            return None
-        return self.ratio(quantity, self.study.AA, where, self.study.BASELINE, where, statistic, version, version)[0]
+    def aa_pairs(self, contenders: list[str]) -> list[tuple[str, str]]:
+        """(A/A contender, the contender it repeats) for each of ``contenders``: the study's ``aa_of`` where it
+        runs more than one A/A, else its one A/A against its baseline."""
+        aa_of = getattr(self.study, "aa_of", None)
+        return list(dict.fromkeys(aa_of(c) if aa_of else (self.study.AA, self.study.BASELINE) for c in contenders))
+
+    def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None,
+           contenders: list[str]) -> tuple[stats.Estimate, str, str] | None:
+        """The A/A ratio beside a part (A/A contender ÷ the contender it repeats, same quantity, condition,
+        version and statistic) with its two names: of the A/As its contenders map to, the noisiest, so that a
+        ratio is gated by the noise of each of its sides. None where the study ran none of them."""
+        found = []
+        for aa, base in self.aa_pairs(contenders):
+            if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
+                found.append((self.ratio(quantity, aa, where, base, where, statistic, version, version)[0], aa, base))
+        return max(found, key=lambda f: stats.noise_floor(f[0].low, f[0].high)) if found else None
 
     def part(self, part: dict) -> dict:
         if "answer" in part:
@@ -443,17 +453,20 @@ class _Judge:
             est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
                                            statistic or "mean", self.confidence), "single"
         expect = part["expect"]
-        aa = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic)
+        gate = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
+                                                         [s[0] for s in sides])
+        aa, aa_names = (None, None) if gate is None else (gate[0], gate[1:])
         tolerance = self.aa_tolerance
         passes = None if aa is None else bool(1 / tolerance <= aa.low and aa.high <= tolerance)
         noise = 1.0
+        timed = list(sides)
         if passes:
             # A ratio of ratios, or of savings, carries the bias of two ratios.
             noise = stats.noise_floor(aa.low, aa.high) ** (2 if {"c", "versus_sum"} & set(part) else 1)
-            sides.append((self.study.AA, where_a, version_b))
+            sides.append((aa_names[0], where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
         converged = self.converged(quantity, *sides)
-        pace = self.pace(part, [s for s in sides if s[0] != self.study.AA]) if "pace" in part else None
+        pace = self.pace(part, timed) if "pace" in part else None
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
         verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
@@ -461,7 +474,8 @@ class _Judge:
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
-                "aa": None if aa is None else {**aa.to_dict(), "tolerance": tolerance, "passes": passes,
+                "aa": None if aa is None else {**aa.to_dict(), "a": aa_names[0], "b": aa_names[1],
+                                               "tolerance": tolerance, "passes": passes,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
                 "noise_band": noise, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}

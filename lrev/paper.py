@@ -65,9 +65,10 @@ def aa_gate(part: dict[str, Any]) -> str:
         # The study runs no A/A here, so the bare threshold judged it.
         return "no A/A"
     within = f"within ±{(aa['tolerance'] - 1) * 100:.0f}%"
+    named = f"A/A {aa['a']} ÷ {aa['b']} {estimate(aa)}"
     if not aa["passes"]:
-        return f"A/A {estimate(aa)} ✗ not {within}"
-    return f"A/A {estimate(aa)} ✓ {within}, noise band ×{fmt(part.get('noise_band'))}"
+        return f"{named} ✗ not {within}"
+    return f"{named} ✓ {within}, noise band ×{fmt(part.get('noise_band'))}"
 
 
 def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:

@@ -47,7 +47,9 @@ class Study(Protocol):
     """What ``lrev/<s>/study.py`` provides."""
 
     #: The contender ratios are taken against, and the A/A contender (the baseline again, in JVMs of
-    #: its own) whose ratio to it is the noise floor.
+    #: its own) whose ratio to it is the noise floor. A study that runs more than one A/A also provides
+    #: ``aa_of(contender) -> (A/A contender, the contender it repeats)``: the A/A whose noise a ratio
+    #: involving ``contender`` carries.
     BASELINE: str
     AA: str
     #: The quantities its claims registry may name.

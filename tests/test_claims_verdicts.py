@@ -81,6 +81,25 @@ def test_a_noisy_aa_makes_the_ratio_noise_limited():
     assert row["parts"][0]["aa"]["passes"] is False and row["parts"][0]["noise_band"] == 1.0
 
 
+def test_a_study_with_an_aa_per_family_gates_a_ratio_by_the_noisiest_of_its_sides(monkeypatch):
+    # FST50's own A/A is quiet; default's is noisy: FST50 / default carries default's noise.
+    families = {"FST50": ("FST50-aa", "FST50"), "default": (study.AA, "default")}
+    monkeypatch.setattr(study, "aa_of", lambda c: families[c.removesuffix("-aa")] if c != "FST50-aa"
+                        else families["FST50"], raising=False)
+    fst = [300.0, 310.0, 290.0, 305.0, 295.0]
+    quiet_fst = [301.5, 308.0, 291.0, 306.5, 294.0]
+    noisy = [130.0, 80.0, 125.0, 70.0, 135.0]
+    part = _row(_registry(), _lookups({"FST50": fst, "default": BASE, "FST50-aa": quiet_fst,
+                                       study.AA: noisy}))["parts"][0]
+    assert (part["aa"]["a"], part["aa"]["b"], part["aa"]["passes"]) == (study.AA, "default", False)
+    assert part["verdict"] == "noise-limited"
+    part = _row(_registry(), _lookups({"FST50": fst, "default": BASE, "FST50-aa": quiet_fst,
+                                       study.AA: QUIET_AA}))["parts"][0]
+    assert part["aa"]["passes"] is True and part["verdict"] == "holds"
+    wider = max((quiet_fst, fst), (QUIET_AA, BASE), key=lambda ab: max(abs(math.log(x / y)) for x, y in zip(*ab)))
+    assert part["aa"]["a"] == ("FST50-aa" if wider[0] is quiet_fst else study.AA)
+
+
 def test_no_aa_beside_a_ratio_is_said_and_the_bare_threshold_judges():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE})
     part = _row(_registry(), results)["parts"][0]

@@ -52,7 +52,7 @@ def test_every_scale_runs_the_cells_the_claims_name_on_both_corpora(scale):
     assert {"high-short", "high-long"} <= medium
     for version in settings["versions"]:
         timed = layout.contenders(settings, version, "big")
-        assert timed[-1] == layout.AA and {"reindex", "numeric", "binary"} <= set(timed)
+        assert timed[-2:] == ["reindex-aa", "numeric-aa"] and {"reindex", "numeric", "binary"} <= set(timed)
         assert {"reindex", "numeric"} <= set(layout.contenders(settings, version, "medium"))
 
 
@@ -72,8 +72,8 @@ def test_a_dump_in_the_config_replaces_the_fragment_in_the_real_corpora(tmp_path
 
 
 def test_methods_are_reported_in_order_with_lucenes_overlays_by_their_n():
-    names = ["reindex-aa", "overlays-8", "numeric", "ram-buffer", "overlays-1", "reindex"]
-    expected = ["reindex", "numeric", "ram-buffer", "overlays-1", "overlays-8", "reindex-aa"]
+    names = ["numeric-aa", "reindex-aa", "overlays-8", "numeric", "ram-buffer", "overlays-1", "reindex"]
+    expected = ["reindex", "numeric", "ram-buffer", "overlays-1", "overlays-8", "reindex-aa", "numeric-aa"]
     assert layout.ordered(names) == expected
     assert layout.kind("overlays-8") == "overlays" and layout.kind("numeric") == "numeric"
     assert layout.UPDATES[layout.kind("overlays-1")] == ("lastmod",)
@@ -86,3 +86,9 @@ def test_the_seed_grid_costs_its_cells_against_the_run_s():
                          "cells": [{"rate": "high", "interval": "short"}, {"rate": "high", "interval": "long"}]}}
     # Run: (3 + max(5, 5)) + (3 + max(5, 20)) = 31 s; seed, 4 rates of (5 + 30) + (5 + 30) + (5 + 50) s = 500 s.
     assert plan.seed_grid_factor(settings) == pytest.approx(500 / 31)
+
+
+def test_a_ratio_is_gated_by_the_aa_of_its_methods_family():
+    assert layout.aa_of("soft") == ("reindex-aa", "reindex") and layout.aa_of("reindex") == ("reindex-aa", "reindex")
+    for name in ("numeric", "binary", "two-fields", "ram-buffer", "overlays-8", "numeric-aa"):
+        assert layout.aa_of(name) == ("numeric-aa", "numeric")

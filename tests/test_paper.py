@@ -21,8 +21,8 @@ def _part(verdict, value=1.5, low=1.2, high=1.9, n=5, aa=None, noise_band=1.0, l
             "leaning": leaning}
 
 
-PASSING_AA = {"value": 1.02, "low": 0.97, "high": 1.08, "n": 5, "tolerance": 1.1, "passes": True, "jvm_sd": 0.03}
-FAILING_AA = {"value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1, "passes": False, "jvm_sd": 0.07}
+PASSING_AA = {"a": "default-aa", "b": "default", "value": 1.02, "low": 0.97, "high": 1.08, "n": 5, "tolerance": 1.1, "passes": True, "jvm_sd": 0.03}
+FAILING_AA = {"a": "default-aa", "b": "default", "value": 1.2, "low": 1.05, "high": 1.37, "n": 5, "tolerance": 1.1, "passes": False, "jvm_sd": 0.07}
 ANSWER = {"contender": "FST50", "family": "FST50", "runner_up": "default",
           "margin_vs_runner_up": {"value": 1.3, "low": 1.1, "high": 1.5, "n": 4}}
 
@@ -120,8 +120,8 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
     rows = {(r["claim"], r["version"]): r for r in paper.claim_rows(fixture_claims)}
     held = rows[("c-2", "7.7.3")]["measured"]
     assert held.startswith("speed-up: 1.50 [1.20, 1.90], n=5")
-    assert "A/A 1.02 [0.97, 1.08], n=5 ✓ within ±10%, noise band ×1.08" in held
-    assert "A/A 1.20 [1.05, 1.37], n=5 ✗ not within ±10%" in rows[("c-1", "7.7.3")]["measured"]
+    assert "A/A default-aa ÷ default 1.02 [0.97, 1.08], n=5 ✓ within ±10%, noise band ×1.08" in held
+    assert "A/A default-aa ÷ default 1.20 [1.05, 1.37], n=5 ✗ not within ±10%" in rows[("c-1", "7.7.3")]["measured"]
     assert rows[("c-2", "10.6.0")]["measured"].endswith("; no A/A")
     assert "n=2" in rows[("c-2", "6.6.6")]["measured"]
     assert rows[("c-1", "6.6.6")]["measured"] == "fastest: FST50; ×1.30 [1.10, 1.50], n=4 over default"

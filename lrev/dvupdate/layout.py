@@ -37,10 +37,26 @@ UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary"
 BASELINE = "reindex"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
+#: The methods run a second time, in JVMs of their own, as A/A: reindexing's JVM-to-JVM spread is several times
+#: the DocValues methods' (its reopens follow a merge schedule), so a DocValues-vs-DocValues ratio is gated by
+#: numeric's A/A, not by reindex's.
+AA_BASES = (BASELINE, "numeric")
+#: The methods whose A/A is reindex's: they rewrite whole documents.
+REINDEXING = (BASELINE, "soft")
 
 
 def method(contender: str) -> str:
     return contender.removesuffix(AA_SUFFIX)
+
+
+def is_aa(contender: str) -> bool:
+    return contender.endswith(AA_SUFFIX)
+
+
+def aa_of(contender: str) -> tuple[str, str]:
+    """(the A/A contender, the method it repeats) whose noise a ratio involving ``contender`` carries."""
+    base = BASELINE if method(contender) in REINDEXING else "numeric"
+    return base + AA_SUFFIX, base
 
 
 def kind(method_name: str) -> str:
@@ -49,12 +65,14 @@ def kind(method_name: str) -> str:
 
 
 def ordered(names) -> list[str]:
-    """``names`` in the report's order: the methods as listed above, Lucene's overlays by n, then the A/A."""
+    """``names`` in the report's order: the methods as listed above, Lucene's overlays by n, then the A/As."""
     def key(name: str) -> tuple[int, int]:
         m = OVERLAYS.fullmatch(name)
         if m:
             return len(METHODS), int(m.group(1))
-        return (METHODS.index(name) if name in METHODS else len(METHODS) + 1), 0
+        if is_aa(name):
+            return len(METHODS) + 1, AA_BASES.index(method(name))
+        return METHODS.index(name), 0
     return sorted(set(names), key=key)
 
 
@@ -68,11 +86,12 @@ def corpora(settings: dict[str, Any]) -> dict[str, str]:
 
 
 def contenders(settings: dict[str, Any], version: str, role: str) -> list[str]:
-    """The methods timed on ``version`` for corpus ``role``, plus the A/A contender on the big corpus."""
+    """The methods timed on ``version`` for corpus ``role``, plus, on the big corpus, the A/A of each of
+    :data:`AA_BASES` that it times."""
     listed = settings["methods"][version]
     if role != "big":
-        listed = [m for m in listed if m in settings["corpora"][role].get("methods", listed)]
-    return [*listed, AA] if role == "big" else list(listed)
+        return [m for m in listed if m in settings["corpora"][role].get("methods", listed)]
+    return [*listed, *(base + AA_SUFFIX for base in AA_BASES if base in listed)]
 
 
 def jobs(settings: dict[str, Any]) -> list[tuple[str, str, str]]:

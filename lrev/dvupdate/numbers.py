@@ -134,7 +134,7 @@ def jit_shares(data: summary.DvuResults) -> list[dict[str, Any]]:
     """Per version and method, the JIT compilers' time over the measured time, as a percentage of one core."""
     r = data.reopens
     out = []
-    for (version, method), g in r[r["contender"] != layout.AA].groupby(["version", "contender"], sort=False):
+    for (version, method), g in r[~r["contender"].map(layout.is_aa)].groupby(["version", "contender"], sort=False):
         out.append({"version": version, "method": method,
                     "share": f"{g['jit_ms'].sum() * 1e6 / g['elapsed_ns'].sum() * 100:.0f}%"})
     return out
@@ -176,11 +176,13 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  **warmups(data, p["min_reopens"])},
         "corpora": corpora(data),
         "fit": fit(data),
-        "seed_table": seed_table(table[table["contender"] != layout.AA]),
+        "seed_table": seed_table(table[~table["contender"].map(layout.is_aa)]),
         "vs_reindex": {m: ratios(data, m, layout.BASELINE, ("update_ms", "reopen_ms", "total_ms", "perdoc_ms",
                                                              "queries_per_s"))
-                       for m in layout.ordered(data.reopens["contender"]) if m not in (layout.BASELINE, layout.AA)},
-        "aa": ratios(data, layout.AA, layout.BASELINE, ("total_ms",)),
+                       for m in layout.ordered(data.reopens["contender"])
+                       if m != layout.BASELINE and not layout.is_aa(m)},
+        "aa": [{"method": base, "ratios": ratios(data, base + layout.AA_SUFFIX, base, ("total_ms", "reopen_ms"))}
+               for base in layout.AA_BASES if base + layout.AA_SUFFIX in set(data.reopens["contender"])],
         "rewrite": rewrite(data),
         "ram_buffer": ram_buffer(data),
         "overlays": overlays(data),

@@ -39,12 +39,6 @@ def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> li
     return fork_names(dvu_forks.jobs(root, settings), settings["rounds"])
 
 
-#: The methods that re-add whole documents. At the highest rate they fall behind (the seed's own result: reindexing
-#: cannot keep up where DocValues updates can), and in the default run most such cells ran to ``max_measure_s``: the
-#: plan charges them that, an upper bound, where charging them as keeping up had under-counted the paper scale by 0.8 h.
-REINDEXING = ("reindex", "soft")
-
-
 def configured(settings: dict[str, Any], fork: str) -> float:
     """Each of the fork's cells warms up for at least ``warmup_s`` and measures for ``measure_s`` or
     ``min_reopens`` of its intervals, whichever is longer; a reindexing method's cells at the highest rate measure
@@ -53,7 +47,9 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     if role not in settings["corpora"]:
         return 0.0
     top = max(settings["grid"]["rates"].values())
-    reindexing = layout.method(contender) in REINDEXING
+    # Methods that re-add whole documents fall behind at the highest rate (the seed's own result), and in the
+    # default run most such cells ran to max_measure_s: charging them as keeping up under-counted by 0.8 h.
+    reindexing = layout.method(contender) in layout.REINDEXING
     return sum(cell_seconds(settings, c["interval_ms"], behind=reindexing and c["rate"] == top)
                for c in layout.cells(settings, role))
 

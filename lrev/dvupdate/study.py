@@ -10,6 +10,7 @@ from lrev.studies import Pace, Quantity
 
 BASELINE = layout.BASELINE
 AA = layout.AA
+aa_of = layout.aa_of
 
 #: A per-reopen sample is selected by its corpus role and its grid cell's roles.
 CELL = ("role", "rate_role", "interval_role")
