@@ -15,8 +15,8 @@ KIB = 1 << 10
 #: A cell's warm-up is over once the JIT compilers' share of the last QUIET_PROBES probes, PROBE_MS apart, was at
 #: most JIT_QUIET_SHARE (what the other studies' warm-ups allow) or fell by at most JIT_SETTLED_DROP from the
 #: probes before: the load's own variation (flushes, merges, reopens) is what a cell measures, so a JIT still
-#: winding down is what keeps it from a steady state. Reindexing kept about one compiler busy for as long as it
-#: ran (four runs of 5 s in one JVM on 10.5.1 and 4.10.4), so a steady JIT rate has to count as steady.
+#: winding down is what keeps it from a steady state. The settled test ends a reindexing cell's warm-up early: its
+#: compile rate falls for about 100 s (docs/jit.md), so the measured window that follows reads unconverged.
 PROBE_MS = 100
 QUIET_PROBES = 3
 JIT_QUIET_SHARE = 0.02
