@@ -37,9 +37,8 @@ UPDATES = {"reindex": ("lastmod", "title_dv"), "numeric": ("lastmod",), "binary"
 BASELINE = "reindex"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
-#: The methods run a second time, in JVMs of their own, as A/A: reindexing's JVM-to-JVM spread is several times
-#: the DocValues methods' (its reopens follow a merge schedule), so a DocValues-vs-DocValues ratio is gated by
-#: numeric's A/A, not by reindex's.
+#: The methods run a second time, in JVMs of their own, as A/A: a ratio between two DocValues methods carries
+#: their JVM-to-JVM noise, not reindexing's (whose reopens follow its merges), so it is gated by numeric's A/A.
 AA_BASES = (BASELINE, "numeric")
 #: The methods whose A/A is reindex's: they rewrite whole documents.
 REINDEXING = (BASELINE, "soft")
