@@ -279,6 +279,13 @@ def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: b
     return interval_verdict
 
 
+def _noisiness(aa: stats.Estimate) -> float:
+    """An A/A's noise floor; one without an interval (every round failed) counts as the noisiest, whatever order the
+    A/As come in, and its gate fails."""
+    floor = stats.noise_floor(aa.low, aa.high)
+    return math.inf if math.isnan(floor) else floor
+
+
 class _Judge:
     """Measures one claim's parts on one version of the loaded results of ``study``."""
 
@@ -413,7 +420,7 @@ class _Judge:
         for aa, base in self.aa_pairs(contenders):
             if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
                 found.append((self.ratio(quantity, aa, where, base, where, statistic, version, version)[0], aa, base))
-        return max(found, key=lambda f: stats.noise_floor(f[0].low, f[0].high)) if found else None
+        return max(found, key=lambda f: _noisiness(f[0])) if found else None
 
     def part(self, part: dict) -> dict:
         if "answer" in part:

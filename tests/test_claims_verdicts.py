@@ -100,6 +100,17 @@ def test_a_study_with_an_aa_per_family_gates_a_ratio_by_the_noisiest_of_its_side
     assert part["aa"]["a"] == ("FST50-aa" if wider[0] is quiet_fst else study.AA)
 
 
+@pytest.mark.parametrize("empty", ["FST50-aa", study.AA])
+def test_an_aa_that_measured_nothing_gates_its_part_whichever_side_it_is_on(monkeypatch, empty):
+    families = {"FST50": ("FST50-aa", "FST50"), "default": (study.AA, "default")}
+    monkeypatch.setattr(study, "aa_of", lambda c: families[c.removesuffix("-aa")] if c != "FST50-aa"
+                        else families["FST50"], raising=False)
+    fst = [300.0, 310.0, 290.0, 305.0, 295.0]
+    aas = {"FST50-aa": [301.5, 308.0, 291.0, 306.5, 294.0], study.AA: QUIET_AA, empty: [0.0] * 5}
+    part = _row(_registry(), _lookups({"FST50": fst, "default": BASE, **aas}))["parts"][0]
+    assert (part["aa"]["a"], part["aa"]["passes"], part["verdict"]) == (empty, False, "noise-limited")
+
+
 def test_no_aa_beside_a_ratio_is_said_and_the_bare_threshold_judges():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE})
     part = _row(_registry(), results)["parts"][0]
