@@ -30,6 +30,7 @@ from lrev.dvupdate import layout, plan
     ({"dvupdate": {"measure_s": 7}}, "'dvupdate.max_measure_s': 6 s is shorter than measure_s"),
     ({"dvupdate": {"min_reopens": 1}}, "dvupdate.min_reopens"),
     ({"dvupdate": {"warmup_s": 2, "max_warmup_s": 1}}, "dvupdate.max_warmup_s"),
+    ({"dvupdate": {"fork_warmup_s": -1}}, "dvupdate.fork_warmup_s"),
     ({"dvupdate": {"seconds": 25}}, "seconds"),
     ({"dvupdate": {"rounds": 1}}, "dvupdate.rounds"),
     ({"dvupdate": {"versions": ["4.10.4", "6.6.6"]}}, "dvupdate.methods"),
@@ -92,3 +93,13 @@ def test_a_ratio_is_gated_by_the_aa_of_its_methods_family():
     assert layout.aa_of("soft") == ("reindex-aa", "reindex") and layout.aa_of("reindex") == ("reindex-aa", "reindex")
     for name in ("numeric", "binary", "two-fields", "ram-buffer", "overlays-8", "numeric-aa"):
         assert layout.aa_of(name) == ("numeric-aa", "numeric")
+
+
+def test_only_a_docvalues_methods_fork_waits_for_its_compilers_before_its_first_cell():
+    settings = {"warmup_s": 3, "fork_warmup_s": 45}
+    for name in ("numeric", "binary", "two-fields", "ram-buffer", "overlays-8", "numeric-aa"):
+        assert layout.first_warmup_s(settings, name) == 45
+    for name in ("reindex", "soft", "reindex-aa"):
+        assert layout.first_warmup_s(settings, name) == 3
+    # A fork's warm-up shorter than a cell's leaves the cell's.
+    assert layout.first_warmup_s({"warmup_s": 3, "fork_warmup_s": 0}, "numeric") == 3

@@ -119,13 +119,17 @@ def test_configured_seconds_fixed_costs_and_per_study_subtotals(tmp_path):
     run = next(job for job in result["jobs"] if job["rule"] == "dvupdate_run")
     forks = hook.forks(tmp_path / "seed", seed, {})
     assert run["seconds"] == pytest.approx(sum(hook.configured(seed, f) for f in forks) + 4.0 * len(forks))
-    assert hook.configured(seed, name) == 3 * (seed["warmup_s"] + seed["measure_s"])
+    # A DocValues fork's first cell warms up for fork_warmup_s instead of warmup_s: the fork's warm-up.
+    fork_warmup = seed["fork_warmup_s"] - seed["warmup_s"]
+    assert fork_warmup > 0
+    assert hook.configured(seed, name) == 3 * (seed["warmup_s"] + seed["measure_s"]) + fork_warmup
     # A cell whose min_reopens outlast measure_s is charged for them: at 0.5 s and 2 s with 5 s measured, 10
     # reopens take 20 s in the long interval's cell.
     paper = config.load({"scale": "paper"}).study("dvupdate")
     assert (paper["measure_s"], paper["min_reopens"], paper["grid"]["intervals_ms"]) == (5, 10, {"short": 500, "long": 2000})
-    assert hook.configured(paper, name) == 3 * paper["warmup_s"] + 5 + 20 + 5
-    # Reindexing falls behind at the highest rate: those cells run to max_measure_s, the low rate's as configured.
+    assert hook.configured(paper, name) == paper["fork_warmup_s"] + 2 * paper["warmup_s"] + 5 + 20 + 5
+    # Reindexing falls behind at the highest rate: those cells run to max_measure_s, the low rate's as configured;
+    # its forks are not held back by a fork's warm-up.
     assert hook.configured(paper, "10.6.0_big_reindex-aa") == 3 * paper["warmup_s"] + 2 * paper["max_measure_s"] + 5
     assert hook.configured(paper, "10.6.0_medium_reindex") == 2 * (paper["warmup_s"] + paper["max_measure_s"])
     assert next(job for job in result["jobs"] if job["rule"] == "dvupdate_figures")["seconds"] == 6.0

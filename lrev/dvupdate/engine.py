@@ -33,6 +33,7 @@ class Spec:
     intervals_millis: list[int]
     warmup_millis: int
     max_warmup_millis: int
+    first_warmup_millis: int
     measure_millis: int
     min_reopens: int
     max_measure_millis: int

@@ -58,6 +58,15 @@ def aa_of(contender: str) -> tuple[str, str]:
     return base + AA_SUFFIX, base
 
 
+def first_warmup_s(settings: dict[str, Any], contender: str) -> float:
+    """The first cell's shortest warm-up, which is the fork's: ``fork_warmup_s`` for a DocValues method, whose
+    compilers are winding down by then (docs/jit.md). A reindexing method's keep compiling for longer than a scale
+    can afford to wait, so its fork is not held back, and its cells read unconverged instead."""
+    if method(contender) in REINDEXING:
+        return settings["warmup_s"]
+    return max(settings["warmup_s"], settings["fork_warmup_s"])
+
+
 def kind(method_name: str) -> str:
     """``overlays`` for every ``overlays-<n>``, else the method itself."""
     return "overlays" if OVERLAYS.fullmatch(method_name) else method_name

@@ -22,10 +22,11 @@ def parameters_text(p: dict[str, Any]) -> str:
     grid = p["grid"]
     return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
             f"rates {grid['rates']['low']} and {grid['rates']['high']} docs/s, reopen every "
-            f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; warm-up {p['warmup_s']:g}-{p['max_warmup_s']:g} s, "
-            f"then at least {p['measure_s']:g} s and {p['min_reopens']} reopens per cell; {p['index_threads']} update "
-            f"and {p['search_threads']} search threads; {p['rounds']} rounds; RAM buffer {p['ram_buffer_kb']:g} KiB; "
-            f"seed {p['seed']}")
+            f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; warm-up "
+            f"{p['warmup_s']:g}-{p['max_warmup_s']:g} s (a DocValues fork's first cell: from "
+            f"{max(p['warmup_s'], p['fork_warmup_s']):g} s), then at least {p['measure_s']:g} s and "
+            f"{p['min_reopens']} reopens per cell; {p['index_threads']} update and {p['search_threads']} search "
+            f"threads; {p['rounds']} rounds; RAM buffer {p['ram_buffer_kb']:g} KiB; seed {p['seed']}")
 
 
 def corpora(data: summary.DvuResults) -> list[dict[str, Any]]:
@@ -160,7 +161,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     return {
         "meta": {"measure_s": f"{p['measure_s']:g}", "warmup_s": f"{p['warmup_s']:g}",
                  "min_reopens": p["min_reopens"], "max_measure_s": f"{p['max_measure_s']:g}",
-                 "max_warmup_s": f"{p['max_warmup_s']:g}", "rounds": p["rounds"],
+                 "max_warmup_s": f"{p['max_warmup_s']:g}", "fork_warmup_s": f"{p['fork_warmup_s']:g}",
+                 "fork_warmed": p["fork_warmup_s"] > p["warmup_s"], "rounds": p["rounds"],
                  "index_threads": p["index_threads"], "search_threads": p["search_threads"], "top_n": p["top_n"],
                  "rates": p["grid"]["rates"], "cells_run": len(p["grid"]["cells"]),
                  "seed_cells": len(SEED_GRID["rates"]) * len(SEED_GRID["intervals_ms"]),

@@ -42,6 +42,7 @@ def measure(root: str, version: str, round: int, role: str, contender: str, job:
         method=layout.method(contender), id_format=dvupdate["id_formats"][version],
         rates=[c["rate"] for c in cells], intervals_millis=[c["interval_ms"] for c in cells],
         warmup_millis=round_ms(dvupdate["warmup_s"]), max_warmup_millis=round_ms(dvupdate["max_warmup_s"]),
+        first_warmup_millis=round_ms(layout.first_warmup_s(dvupdate, contender)),
         measure_millis=round_ms(dvupdate["measure_s"]), min_reopens=dvupdate["min_reopens"],
         max_measure_millis=round_ms(dvupdate["max_measure_s"]), probe_millis=PROBE_MS, quiet_probes=QUIET_PROBES,
         jit_quiet_share=JIT_QUIET_SHARE, jit_settled_drop=JIT_SETTLED_DROP,

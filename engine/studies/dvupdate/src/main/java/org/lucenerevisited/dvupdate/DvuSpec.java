@@ -25,6 +25,11 @@ public final class DvuSpec {
    */
   public int warmupMillis;
   public int maxWarmupMillis;
+  /**
+   * The first combination warms up for at least this long, the fork's own warm-up: a JVM's compilers stay busy
+   * for tens of seconds after it starts, longer than a combination's warm-up. Its maximum moves out by as much.
+   */
+  public int firstWarmupMillis;
   public int measureMillis;
   public int minReopens;
   public int maxMeasureMillis;

@@ -107,9 +107,13 @@ final class TimedRun {
       t0 = System.nanoTime() + 10 * MILLI; // every thread is waiting by then
       long measureNanos = spec.measureMillis * MILLI;
       long maxMeasureNanos = spec.maxMeasureMillis * MILLI;
-      end = t0 + spec.maxWarmupMillis * MILLI + maxMeasureNanos;
-      warmup = new WarmupMonitor(t0, spec.warmupMillis * MILLI, spec.maxWarmupMillis * MILLI, spec.quietProbes,
-          spec.jitQuietShare, spec.jitSettledDrop);
+      // The first combination carries the fork's warm-up (spec.firstWarmupMillis); the window's length stays.
+      long warmupNanos = (combo == 0 ? Math.max(spec.warmupMillis, spec.firstWarmupMillis) : spec.warmupMillis)
+          * MILLI;
+      long maxWarmupNanos = warmupNanos + (spec.maxWarmupMillis - spec.warmupMillis) * MILLI;
+      end = t0 + maxWarmupNanos + maxMeasureNanos;
+      warmup = new WarmupMonitor(t0, warmupNanos, maxWarmupNanos, spec.quietProbes, spec.jitQuietShare,
+          spec.jitSettledDrop);
       List<Future<?>> running = new ArrayList<>();
       running.add(threads.submit(call(() -> reopens(slot))));
       for (int t = 0; t < spec.indexThreads; t++) {

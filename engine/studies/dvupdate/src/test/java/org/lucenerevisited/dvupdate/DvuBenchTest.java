@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
 
 /** The methods every version has: their answers against brute force, and short timed runs. */
@@ -47,6 +48,29 @@ class DvuBenchTest {
     Table rows = Checks.run(test, test.spec("reindex"));
     assertEquals(0L, rows.get("ram_buffer_bytes", 0));
     Checks.run(test, test.spec("numeric"));
+  }
+
+  @Test
+  void theFirstCombinationAloneCarriesTheForksWarmUp() throws Exception {
+    DvuSpec spec = test.spec("numeric");
+    spec.rates = new int[] {200, 200};
+    spec.intervalsMillis = new int[] {200, 200};
+    spec.firstWarmupMillis = 2500;
+    Table rows;
+    try (DvuBench bench = new DvuBench(spec)) {
+      rows = bench.run(Progress.NONE);
+    }
+    long[] warmedAt = {-1, -1};
+    for (int r = 0; r < rows.rowCount(); r++) {
+      if ((long) rows.get("warmup", r) == 0) {
+        warmedAt[(int) (long) rows.get("combo", r)] = (long) rows.get("warmup_ms", r);
+      }
+    }
+    // The window keeps its length, moved out by the fork's warm-up; 150 ms for the last probe.
+    long window = spec.maxWarmupMillis - spec.warmupMillis;
+    assertTrue(warmedAt[0] >= 2500 && warmedAt[0] <= 2500 + window + 150, warmedAt[0] + " ms");
+    assertTrue(warmedAt[1] >= spec.warmupMillis && warmedAt[1] <= spec.maxWarmupMillis + 150, warmedAt[1] + " ms");
+    Checks.assertIndexAsCommitted(test);
   }
 
   @Test
