@@ -149,3 +149,24 @@ def test_a_one_size_build_charges_per_document_only_what_exceeds_a_jobs_start():
 def test_a_fixed_cost_needs_no_size():
     assert plan.Fit(4.0, 0.0, 3, 1)(float("nan")) == 4.0
     assert np.isnan(plan.Fit(4.0, 0.5, 3, 2)(float("nan")))
+
+
+def test_a_pk_fork_is_charged_its_timed_loops_at_the_target_scale():
+    hook = plan.hook("pk")
+    settings = {**config.load({"scale": "paper"}).study("pk"), "iteration_ms": 1000, "min_warmup": 3,
+                "seed_warmup_s": 3.0, "measure_iterations": 3, "plain": {"warmup_s": 3.0, "measure_s": 3.0},
+                "conditions": [{"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": [1, 2]},
+                               {"corpus": "rand", "layout": "multi", "miss_rate": 0.0, "threads": [1]}],
+                "reopen": {"updates_per_reopen": 10, "interval_ms": 1000, "warmup_reopens": 1, "rounds": 2,
+                           "reopens_per_round": 2},
+                "versions": ["4.10.4"], "contenders": {"4.10.4": ["default", "Memory", "Memory@G1", "GlobalPkMap"]}}
+    # The seed's series alone (3 + 3 iterations of 1 s), the other two interleaved (2 x 6 s), 5 reopens 1 s apart.
+    assert hook.configured(settings, "alone-Memory") == 6 + 12 + 5
+    # The A/A and a G1 contender only look keys up: no reopens of their own.
+    assert hook.configured(settings, "alone-default-aa") == hook.configured(settings, "alone-Memory@G1") == 18
+    assert hook.configured(settings, "plain-Memory") == 6
+    # Every parallel-collector contender and the A/A in one JVM: 4 series of 3 + 3 iterations.
+    assert hook.configured(settings, "mixed") == 4 * 6
+    # A cold JVM warms up for seed_warmup_s of wall time, however short an iteration: 30 iterations of 0.1 s.
+    fast = {**settings, "iteration_ms": 100}
+    assert hook.configured(fast, "alone-default-aa") == pytest.approx((30 + 3) * 0.1 + 2 * (3 + 3) * 0.1)

@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +123,11 @@ def indexed(pk: dict[str, Any]) -> list[tuple[str, str]]:
 def merged(pk: dict[str, Any], corpus: str) -> bool:
     """Whether ``corpus`` needs force-merged indexes too."""
     return (corpus, "merged") in indexed(pk)
+
+
+def cold_warmup(pk: dict[str, Any], series: int) -> int:
+    """Least warm-up iterations of ``series`` interleaved series in a cold JVM: ``seed_warmup_s`` of wall time."""
+    return max(pk["min_warmup"], math.ceil(pk["seed_warmup_s"] * 1000 / (pk["iteration_ms"] * series)))
 
 
 def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from lrev.pk import forks as pk_forks
-from lrev.pk import layout
+from lrev.pk import layout, results
 from lrev.plan import fork_names
 
 RULES = {"pk_corpus": "corpus", "pk_index": "index", "pk_run": "run"}
@@ -28,3 +28,27 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
     """A pk_run job measures one version."""
     return fork_names(pk_forks.jobs(root, wildcards["version"], settings), settings["rounds"])
+
+
+def configured(settings: dict[str, Any], fork: str) -> float:
+    """The seconds a fork's config sets its timed loops to run, each warm-up at its least (as
+    :mod:`lrev.pk.tasks` runs them), one ``iteration_ms`` per series and iteration: an ``alone-`` fork's seed
+    series (:func:`layout.cold_warmup`), then its other series interleaved, then an index's NRT reopens; a
+    ``plain-`` fork's loop; the ``mixed`` fork's series, one per parallel-collector contender of the version that
+    times the most."""
+    it = settings["iteration_ms"] / 1000
+    measure = settings["measure_iterations"]
+    if fork == results.MIXED:
+        n = max(sum(layout.collector(c) == "parallel" for c in layout.timed_contenders(settings, v))
+                for v in settings["versions"])
+        return (layout.cold_warmup(settings, n) + measure) * n * it
+    if fork.startswith(results.PLAIN):
+        return settings["plain"]["warmup_s"] + settings["plain"]["measure_s"]
+    contender = fork.removeprefix(results.ALONE)
+    others = sum(len(c["threads"]) for c in settings["conditions"]) - 1
+    seconds = (layout.cold_warmup(settings, 1) + measure + others * (settings["min_warmup"] + measure)) * it
+    if not contender.endswith(layout.AA_SUFFIX) and not layout.strategy(contender):
+        reopen = settings["reopen"]
+        reopens = reopen["warmup_reopens"] + reopen["rounds"] * reopen["reopens_per_round"]
+        seconds += reopens * reopen["interval_ms"] / 1000
+    return seconds

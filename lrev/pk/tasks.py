@@ -3,7 +3,6 @@ Lucene version, the round and the study's effective settings, and returns its ta
 """
 from __future__ import annotations
 
-import math
 import tempfile
 import zlib
 from pathlib import Path
@@ -60,7 +59,7 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     # The A/A contender is the default again, and a G1 contender its format: same series order and keys, so that
     # only the JVM differs.
     seed = _seed(pk, round, name.removesuffix(layout.AA_SUFFIX))
-    lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=_cold_warmup(pk, 1)))]
+    lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=layout.cold_warmup(pk, 1)))]
     if rest:
         lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))
     out = {"lookups": pd.concat(lookups, ignore_index=True)}
@@ -85,11 +84,6 @@ def _labelled(tables: dict[str, pd.DataFrame], contender: str) -> dict[str, pd.D
     return {k: t.assign(contender=t["contender"].replace(name, contender)) for k, t in tables.items()}
 
 
-def _cold_warmup(pk: dict[str, Any], series: int) -> int:
-    """Least warm-up iterations of ``series`` interleaved series in a cold JVM: ``seed_warmup_s`` of wall time."""
-    return max(pk["min_warmup"], math.ceil(pk["seed_warmup_s"] * 1000 / (pk["iteration_ms"] * series)))
-
-
 def mixed(root: str, version: str, round: int, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """The mixed-JVM experiment: every contender of the seed's setting in this one JVM, interleaved, as the
     harness used to measure them. Compared with each contender alone, it shows what sharing a JVM costs. Its
@@ -99,7 +93,7 @@ def mixed(root: str, version: str, round: int, pk: dict[str, Any]) -> dict[str, 
     series = [(c, cond, layout.SEED_SETTING["threads"]) for c in layout.timed_contenders(pk, version)
               if layout.collector(c) == "parallel"]
     return {"lookups": engine.lookups(_spec(Path(root), version, pk, series, _seed(pk, round, "mixed"),
-                                            min_warmup=_cold_warmup(pk, len(series))))}
+                                            min_warmup=layout.cold_warmup(pk, len(series))))}
 
 
 def _reopen(root: Path, version: str, round_: int, contender: str, pk: dict[str, Any]) -> pd.DataFrame:
