@@ -173,7 +173,8 @@ def main(argv: list[str]) -> int:
             print(f"not a study: {', '.join(unknown)} (studies: {', '.join(known.names())})", file=sys.stderr)
             return 2
         # Every version a study runs on at any scale: a scale may run fewer than its engine supports.
-        cfgs = [load({"studies": names, "scale": scale}) for scale in ("smoke", "default", "paper")]
+        scales = load({"studies": names}).raw["scales"]
+        cfgs = [load({"studies": names, "scale": scale}) for scale in scales]
         return test({s: sorted({v for c in cfgs for v in c.study(s)["versions"]}, key=version_key) for s in names})
     print(__doc__, file=sys.stderr)
     return 2
