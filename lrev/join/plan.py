@@ -28,3 +28,25 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
     return fork_names(join_forks.jobs(root, settings), settings["rounds"])
+
+
+def configured(settings: dict[str, Any], fork: str) -> float:
+    """The seconds a fork's config sets its loops to run, each warm-up at its least (as :mod:`lrev.join.tasks` runs
+    them): an update fork's probes for ``updates.warmup.min_s`` and ``updates.measure_s``; a sweep fork's closed
+    loop; a load fork's closed loop, one open-loop warm-up step, the saturation search's steps up to the capacity
+    that service time implies (the rate at which it expects the first failure) and its ``refine`` steps, the
+    profiled step and, where the contender has them on the version, the cold runs."""
+    version, contender, corpus = layout.parse_job(fork)
+    if contender in layout.UPDATE_DESIGNS:
+        updates = settings["updates"]
+        return updates["warmup"]["min_s"] + updates["measure_s"]
+    warmup = settings["warmup"]
+    closed = (warmup["min_warmup"] + warmup["measure_iterations"]) * warmup["iteration_ms"] / 1000
+    if corpus is not None:
+        return closed
+    load = settings["load"]
+    steps = sum(f <= 1 for f in load["fractions"]) + load["refine"]
+    seconds = closed + load["warmup_step_s"] + steps * load["step_s"] + settings["profile"]["seconds"]
+    if contender in settings["cold"]["contenders"].get(version, []):
+        seconds += len(settings["cold"]["runs"]) * settings["cold"]["seconds"]
+    return seconds
