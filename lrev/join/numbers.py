@@ -195,6 +195,20 @@ def corpus(manifest: dict[str, Any]) -> dict[str, Any]:
             "seed_terms": [{"term": t, "parents": f"{w['parents']:,}"} for t, w in c["seed_words"].items()]}
 
 
+#: The jar whose version is the Solr release an engine carries.
+SOLR_CORE = "solr-core-"
+
+
+def solr_releases(manifests: dict[str, dict]) -> list[str]:
+    """The Solr releases the run's Solr contenders ran on: the ``solr-core`` jar on the recorded classpath of each
+    version that ran one, in version order."""
+    ran = (m for version, m in manifests.items()
+           if set(m["parameters"]["contenders"].get(version, [])) & set(layout.SOLR))
+    jars = (entry["file"] for m in ran for entry in m["classpath"])
+    return sorted({jar.removeprefix(SOLR_CORE).removesuffix(".jar") for jar in jars if jar.startswith(SOLR_CORE)},
+                  key=version_key)
+
+
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
     data = summary.load(results, versions)
     first = next(iter(data.manifests.values()))
@@ -210,6 +224,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "profile_ms": p["profile"]["period_ms"], "cold_s": f"{p['cold']['seconds']:g}",
                  "cold_fraction": f"{p['cold']['fraction']:g}", "cold_interval_ms": p["cold"]["interval_ms"],
                  "sweep_version": p["sweep"]["version"],
+                 "solr_releases": solr_releases(data.manifests),
                  "update_blocks": f"{p['updates']['blocks']:,}", "per_reopen": p["updates"]["per_reopen"],
                  "update_probe_ms": p["updates"]["warmup"]["probe_ms"],
                  "update_min_s": f"{p['updates']['warmup']['min_s']:g}",
