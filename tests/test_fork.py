@@ -153,15 +153,21 @@ def test_before_the_first_fork_ends_the_eta_is_the_plans_then_the_forks_own(tmp_
 
 def test_the_plans_fork_estimate_comes_from_forks_on_disk(tmp_path):
     """Two forks of a study at the default scale on disk: before any of this run's forks ends, the ETA per fork is
-    the model's (here their mean); with none on disk there is no estimate."""
+    the model's, what those forks spent beyond the loops their config sets (here the mean) plus the loops of the
+    fork to come; with none on disk there is no estimate."""
     from lrev import config, plan
     settings = config.load({"scale": "default"}).study("join")
+    loops = plan.hook("join").configured
     root = tmp_path / "default"
     assert plan.fork_seconds(root, "join", settings, ["10.6.0_block"]) is None
-    for name, seconds in (("10.6.0_block", 8.0), ("10.6.0_scan", 12.0)):
+    on_disk = {"10.6.0_block": 20.0, "10.6.0_scan": 30.0}
+    for name, seconds in on_disk.items():
         (root / "results" / "join" / "forks" / "round-0" / name).mkdir(parents=True)
         (root / "results" / "join" / "forks" / "round-0" / name / fork.TIMING).write_text(f'{{"seconds": {seconds}}}')
-    assert plan.fork_seconds(root, "join", settings, ["10.6.0_block"]) == pytest.approx(10.0)
+    rest = sum(seconds - loops(settings, name) for name, seconds in on_disk.items()) / len(on_disk)
+    assert rest > 0
+    assert plan.fork_seconds(root, "join", settings, ["10.6.0_block"]) == pytest.approx(
+        rest + loops(settings, "10.6.0_block"))
 
 
 def test_a_forks_output_goes_to_its_log_and_a_failure_quotes_it(tmp_path, capfd):

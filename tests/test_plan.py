@@ -53,16 +53,25 @@ def test_a_dry_run_at_the_seed_scale_lists_its_jobs(tmp_path):
 
 
 def test_the_plan_estimates_the_seed_scale_from_runs_on_disk(tmp_path):
-    """Two synthetic sizes of one fork's timing on disk: the run job's estimate is the fit times its forks."""
-    for scale, seconds in (("smoke", 10.0), ("default", 20.0)):
+    """Two synthetic sizes of one fork's timing on disk: the run job's estimate is, per fork, what the fork spent
+    beyond the loops its config sets, fitted against size, plus the loops each fork of the target scale is set to."""
+    hook = plan.hook("join")
+    settings = {s: config.load({"scale": s}).study("join") for s in ("smoke", "default", "seed")}
+    rest = {}
+    for scale, seconds in (("smoke", 30.0), ("default", 60.0)):
         fork = tmp_path / scale / "results" / "join" / "forks" / "round-0" / "10.6.0_block"
         fork.mkdir(parents=True)
         (fork / "timing.json").write_text(f'{{"seconds": {seconds}}}')
+        rest[scale] = seconds - hook.configured(settings[scale], "10.6.0_block")
+    assert all(r > 0 for r in rest.values())
     result = plan.plan(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[join]"])
     run = next(job for job in result["jobs"] if job["rule"] == "join_run")
-    docs = {s: plan.hook("join").docs(config.load({"scale": s}).study("join"), None, {}) for s in ("smoke", "default")}
-    fitted = plan.fit([docs["smoke"], docs["default"]], [10.0, 20.0])
-    assert run["seconds"] == pytest.approx(run["forks"] * fitted(run["docs"]))
+    docs = {s: hook.docs(settings[s], None, {}) for s in ("smoke", "default")}
+    fitted = plan.fit([docs["smoke"], docs["default"]], [rest["smoke"], rest["default"]])
+    forks = hook.forks(tmp_path / "seed", settings["seed"], {})
+    assert run["forks"] == len(forks)
+    assert run["seconds"] == pytest.approx(sum(fitted(run["docs"]) + hook.configured(settings["seed"], f)
+                                               for f in forks))
     assert {(r["scale"], r["kind"]) for r in result["fitted_on"]} == {("smoke", "run"), ("default", "run")}
 
 
