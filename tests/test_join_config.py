@@ -38,6 +38,14 @@ from lrev.join import layout, study
     ({"join": {"updates": {"measure_s": 0.01}}}, "'join.updates.measure_s': 0.01 s is shorter than one probe"),
     ({"join": {"updates": {"warmup": {"probe_ms": 10}}}}, "join.updates.warmup.probe_ms"),
     ({"join": {"updates": {"blocks": 10**9}}}, "'join.updates.blocks': 1000000000 blocks, more than the corpus's"),
+    # The default scale: a main corpus of 100,000 parents, update forks over 1,000 blocks.
+    ({"join": {"ladder": {"parents": [10000, 5000]}}}, "'join.ladder.parents': sizes must increase"),
+    ({"join": {"ladder": {"parents": [100000]}}}, "'join.ladder.parents': 100000 is the main corpus's size"),
+    ({"join": {"ladder": {"parents": [500]}}}, "'join.ladder.parents': 500 parents, fewer than the 1000 blocks"),
+    ({"join": {"ladder": {"versions": ["7.7.3"]}}}, "'join.ladder.versions': 7.7.3 is not one of join.versions"),
+    ({"join": {"ladder": {"query_rates": [0]}}}, "join.ladder.query_rates"),
+    ({"join": {"contenders": {"10.6.0": ["block", "terms"]}, "cold": {"contenders": {"10.6.0": []}}}},
+     "'join.ladder.versions': Lucene 10.6.0 does not time 'scan'"),
     ({"join": {"profile": {"period_ms": 0}}}, "join.profile.period_ms"),
     ({"join": {"aa_versions": ["7.7.3"]}}, "join.aa_versions"),
     ({"join": {"load": {"pin": {"generator": [1], "server": [1]}}}}, "'join.load.pin': CPU 1 is both"),
@@ -91,6 +99,19 @@ def test_the_sweep_reads_one_index_per_share_and_the_main_one_for_a_share_of_one
     assert (sweep["version"], "lucene", layout.CORPUS) in layout.indexes(settings)
     assert layout.index_dir("r", "10.6.0", "lucene", "share-10").name == "lucene-share-10"
     assert layout.index_dir("r", "10.6.0", "lucene") == layout.index_dir("r", "10.6.0", "lucene", layout.CORPUS)
+
+
+def test_the_ladder_reads_a_lucene_index_of_each_size_and_runs_the_pair_and_both_designs_on_it():
+    settings = config.load({"scale": "smoke", "studies": ["join"]}).study("join")
+    ladder = settings["ladder"]
+    jobs = layout.ladder_jobs(settings)
+    assert {(v, c) for v, c, _ in jobs} == {(v, c) for v in ladder["versions"]
+                                            for c in ("block", "scan", "update-block", "update-child")}
+    assert sorted({layout.docs(settings, c) for _, _, c in jobs}) == [n * 6 for n in ladder["parents"]]
+    for version, _, corpus in jobs:
+        assert (version, "lucene", corpus) in layout.indexes(settings) and corpus in layout.corpora(settings)
+        assert layout.parse_job(layout.job_name(version, "update-block", corpus))[2] == corpus
+    assert layout.share(layout.ladder_corpus(500)) == 1 and layout.parents(settings, layout.CORPUS) == 2000
 
 
 def test_solr_gets_its_releases_stock_caches_without_the_two_the_seed_turned_off():

@@ -1,4 +1,12 @@
-"""The join paper's numbers that come from the run's manifests alone."""
+"""The join paper's numbers that come from the run's manifests alone, and the crossover the size ladder places."""
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats
+
 from lrev.join import numbers
 
 
@@ -15,3 +23,73 @@ def test_the_solr_releases_are_those_whose_solr_contenders_ran_in_version_order(
         "10.6.0": manifest("10.6.0", ["block", "scan"], ["lucene-core-10.6.0.jar"]),
     }
     assert numbers.solr_releases(manifests) == ["4.10.4", "9.10.1"]
+
+
+def ladder_results(scale_saved: list[float]) -> SimpleNamespace:
+    """Three rounds; per round r, block join's update costs 2 ms more than the child's at every size, and the
+    term-scan join's query costs scale_saved[r] x (documents / 600) ms more than block join's: the break-even
+    (queries per update) falls as 1 / documents. The main corpus has 1,000 parents (6,000 docs), the ladder 100."""
+    updates, loops, ladder, ladder_updates = [], [], [], []
+    for r, s in enumerate(scale_saved):
+        for docs, corpus in ((6000, None), (600, "parents-100")):
+            update_rows = [{"contender": "update-block", "update_ms": 3.0},
+                           {"contender": "update-child", "update_ms": 1.0}]
+            loop_rows = [{"contender": "block", "service_ms": 1.0},
+                         {"contender": "scan", "service_ms": 1.0 + s * docs / 600}]
+            common = {"version": "10.6.0", "round": r}
+            if corpus is None:
+                updates += [{**common, **u} for u in update_rows]
+                loops += [{**common, **q} for q in loop_rows]
+            else:
+                ladder_updates += [{**common, "corpus": corpus, **u} for u in update_rows]
+                ladder += [{**common, "corpus": corpus, **q} for q in loop_rows]
+    return SimpleNamespace(updates=pd.DataFrame(updates), saturation=pd.DataFrame(loops), ladder=pd.DataFrame(ladder),
+                           ladder_updates=pd.DataFrame(ladder_updates))
+
+
+SETTINGS = {"corpus": {"parents": 1000, "children": 5}, "ladder": {"parents": [100], "query_rates": [1.0]}}
+
+
+def test_the_crossover_size_is_where_the_fitted_break_even_meets_the_query_rate_over_the_update_rate():
+    scale = [0.1, 0.2, 0.4]
+    [row] = numbers.crossover_rows(ladder_results(scale), SETTINGS)
+    assert [z["docs"] for z in row["sizes"]] == ["600", "6,000"]
+    # Break-even at 6,000 docs: 2 / (10 s) queries per update, geometric mean over s = 0.1, 0.2, 0.4 (0.2).
+    assert row["sizes"][1]["queries_per_update"] == "1"
+    assert row["slope"] == "-1.00" and row["rounds"] == 3
+    cells = {c["rate"]: c for c in row["crossover"]}
+    # Per round the size is 1,200 u / (q s): the geometric mean 6,000 u / q, its interval the t interval of the logs.
+    logs = np.log([1200 / s for s in scale])
+    low, high = np.exp(scipy.stats.t.interval(0.95, 2, loc=logs.mean(), scale=scipy.stats.sem(logs)))
+    assert cells[1]["docs"] == "6,000" and not cells[1]["extrapolated"]
+    assert cells[1]["ci"] == f"[{numbers.sig(low)}, {numbers.sig(high)}]"
+    assert cells[10]["docs"] == "60,000" and cells[10]["extrapolated"]
+
+
+def test_no_crossover_is_claimed_where_block_joins_queries_were_not_cheaper_at_some_size_in_some_round():
+    data = ladder_results([0.1, 0.2, 0.4])
+    small_scan = (data.ladder["contender"] == "scan") & (data.ladder["round"] == 1)
+    data.ladder.loc[small_scan, "service_ms"] = 0.5
+    [row] = numbers.crossover_rows(data, SETTINGS)
+    assert {c["docs"] for c in row["crossover"]} == {"none"} and row["rounds"] == 2
+
+
+@pytest.mark.parametrize("rounds", [3, 5])
+def test_the_crossover_interval_keeps_its_coverage_at_the_rounds_a_run_has(rounds):
+    """Each round's four times (two update designs, two joins) at two sizes a decade apart, each off by JVM-to-JVM
+    noise of 20% (lognormal): the interval covers the size where the line through the true break-evens meets the
+    query rate over the update rate in 95% of runs, within binomial error (400 runs: +-3 sd is about +-3.3 points)."""
+    rng = np.random.default_rng(20131)
+    sizes = np.array([600_000.0, 6_000_000.0])
+    n = sizes / sizes[0]
+    truth = {"block_update": 0.5 + 0 * n, "child_update": 0.1 + 0 * n, "block": 0.5 * n ** 0.3, "scan": 5.0 * n}
+    true_ratio = (truth["block_update"] - truth["child_update"]) / (truth["scan"] - truth["block"])
+    slope, intercept = np.polyfit(np.log(sizes), np.log(true_ratio), 1)
+    target = math.exp((math.log(0.1) - intercept) / slope)
+    covered = []
+    for _ in range(400):
+        noisy = {k: v * np.exp(rng.normal(0, 0.2, (rounds, len(sizes)))) for k, v in truth.items()}
+        ratio = (noisy["block_update"] - noisy["child_update"]) / (noisy["scan"] - noisy["block"])
+        estimate = numbers.crossover(pd.DataFrame(ratio, columns=sizes), 0.1)
+        covered.append(estimate.low <= target <= estimate.high)
+    assert 0.917 <= np.mean(covered) <= 0.983

@@ -129,6 +129,27 @@ def test_every_update_design_read_back_its_blocks_before_its_time_counted(join_r
             & (gate["adjacent"] == 1)).all()
 
 
+def test_the_ladder_gated_and_timed_the_pair_and_both_designs_at_every_size_in_every_round(join_run):
+    root, _, _ = join_run
+    join = _settings()
+    data = summary.load(root / "results", join["versions"])
+    sizes = {layout.ladder_corpus(n) for n in join["ladder"]["parents"]}
+    for table, contenders in ((data.ladder, {layout.BASELINE, layout.QUERY_TIME}),
+                              (data.ladder_updates, set(layout.UPDATE_DESIGNS))):
+        runs = table.groupby(["version", "corpus", "contender"])["round"].nunique()
+        assert runs.to_dict() == {(v, c, d): join["rounds"] for v in join["ladder"]["versions"] for c in sizes
+                                  for d in contenders}
+    assert (data.ladder_gate.groupby(["version", "corpus", "query"])["parents_sha256"].nunique() == 1).all()
+    assert set(data.ladder["docs"]) == {layout.docs(join, c) for c in sizes}
+    gate = data.ladder_update_gate
+    assert ((gate["found"] == gate["children"] + 1) & (gate["acl_ok"] == gate["children"])).all()
+    paper = json.loads((root / "paper" / "numbers.json").read_text())["studies"]["join"]
+    assert [r["version"] for r in paper["crossover"]] == join["ladder"]["versions"]
+    for row in paper["crossover"]:
+        assert len(row["sizes"]) == len(sizes) + 1
+        assert len(row["crossover"]) == len(paper["update_rates"]) * len(join["ladder"]["query_rates"])
+
+
 def test_claims_judge_exactly_the_configured_versions(join_run):
     root, _, _ = join_run
     claims = json.loads((root / "results" / "join" / "claims.json").read_text())

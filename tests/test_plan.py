@@ -202,3 +202,7 @@ def test_a_join_fork_is_charged_its_loops_at_the_target_scale():
     # A sweep fork runs the closed loop only; an update fork its least warm-up and its measured time.
     assert hook.configured(settings, "10.6.0_scan_share-10") == 3
     assert hook.configured(settings, "10.6.0_update-child") == 25
+    # The size ladder's forks likewise, on a corpus of their own.
+    assert hook.configured(settings, "10.6.0_scan_parents-100000") == 3
+    assert hook.configured(settings, "10.6.0_update-block_parents-100000") == 25
+    assert hook.docs(settings, "join_index", {"corpus": "-parents-100000"}) == 600_000

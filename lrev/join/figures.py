@@ -8,7 +8,9 @@
   directory and workers (the seed's two timelines: 50 threads against 4);
 - ``join_io``: per cold run, bytes through read calls and from storage per query, and the p99, NIO against MMap;
 - ``join_residency``: what was resident per index file type after the cold run (MMap, 4 workers);
-- ``join_sweep``: closed-loop service time against the number of unique join values.
+- ``join_sweep``: closed-loop service time against the number of unique join values;
+- ``join_ladder``: block join's break-even (queries per update) against the index's documents, per round, with
+  each round's log-log line, solid over the measured sizes and dashed a decade beyond.
 
 CLI: ``python -m lrev.join.figures --results RESULTS --versions V … --out FIGDIR``
 """
@@ -20,6 +22,7 @@ from typing import Sequence
 
 import matplotlib
 import matplotlib.pyplot as plt
+import numpy as np
 import seaborn as sns
 
 from lrev import plots
@@ -27,7 +30,7 @@ from lrev.config import version_key
 from lrev.join import layout, summary
 from lrev.join.summary import JoinResults
 
-FIGURES = ("join_latency", "join_saturation", "join_cold", "join_io", "join_residency", "join_sweep")
+FIGURES = ("join_latency", "join_saturation", "join_cold", "join_io", "join_residency", "join_sweep", "join_ladder")
 NS_PER_MS = 1e6
 
 
@@ -179,9 +182,31 @@ def sweep_figure(data: JoinResults) -> plt.Figure:
     return fig
 
 
+def ladder_figure(data: JoinResults) -> plt.Figure:
+    parameters = next(iter(data.manifests.values()))["parameters"]
+    versions = sorted(set(data.ladder["version"]), key=version_key)
+    fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.2), squeeze=False)
+    for ax, version in zip(axes[0], versions):
+        costs = summary.ladder_costs(data, parameters, version)
+        docs = costs.columns.to_numpy(dtype=float)
+        for (r, row), color in zip(costs.iterrows(), sns.color_palette("tab10", len(costs))):
+            ax.plot(docs, row.to_numpy(dtype=float), "o", color=color, label=f"round {r}")
+            if row.notna().all():
+                slope, intercept = np.polyfit(np.log(docs), np.log(row.to_numpy(dtype=float)), 1)
+                for x, style in ((docs, "-"), (np.array([docs.min() / 10, docs.min()]), "--"),
+                                 (np.array([docs.max(), docs.max() * 10]), "--")):
+                    ax.plot(x, np.exp(intercept) * x ** slope, color=color, lw=0.8, ls=style)
+        ax.set(xscale="log", yscale="log", title=f"Lucene {version}", xlabel="documents in the index",
+               ylabel="break-even (queries per update)")
+        ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 def build(data: JoinResults, name: str) -> plt.Figure:
     builders = {"join_latency": latency_figure, "join_saturation": saturation_figure, "join_cold": cold_figure,
-                "join_io": io_figure, "join_residency": residency_figure, "join_sweep": sweep_figure}
+                "join_io": io_figure, "join_residency": residency_figure, "join_sweep": sweep_figure,
+                "join_ladder": ladder_figure}
     if name in builders:
         return builders[name](data)
     raise KeyError(f"unknown figure '{name}' (figures: {', '.join(FIGURES)})")

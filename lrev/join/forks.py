@@ -1,7 +1,7 @@
 """The `join` forks, as rounds of :class:`lrev.fork.Job`: one run covers every version and contender, so that
 ratios between contenders (and versions) pair JVMs of the same round. Round r runs one fork of every
-(version, contender), the A/A contender included, and one of every (contender, corpus) of the unique-join-values
-sweep, in its own shuffled order.
+(version, contender), the A/A contender included, one of every update design, one of every (contender, corpus) of
+the unique-join-values sweep and of the size ladder, in its own shuffled order.
 """
 from __future__ import annotations
 
@@ -53,8 +53,15 @@ def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:
         return fork.Job(name, lambda r, out: fork.run("join.updates", version,
                                                       {**payload, "round": r, "out": str(out)}, out))
 
+    def ladder(version: str, contender: str, corpus: str) -> fork.Job:
+        name = layout.job_name(version, contender, corpus)
+        task, key = ("join.ladder_updates", "design") if contender in layout.UPDATE_DESIGNS else ("join.ladder",
+                                                                                              "contender")
+        payload = {"root": str(root), "version": version, key: contender, "corpus": corpus, "join": join}
+        return fork.Job(name, lambda r, out: fork.run(task, version, {**payload, "round": r, "out": str(out)}, out))
+
     return ([measure(*job) for job in layout.jobs(join)] + [sweep(*job) for job in layout.sweep_jobs(join)]
-            + [updates(*job) for job in layout.update_jobs(join)])
+            + [updates(*job) for job in layout.update_jobs(join)] + [ladder(*job) for job in layout.ladder_jobs(join)])
 
 
 def run(root: Path, join: dict[str, Any]) -> Path:

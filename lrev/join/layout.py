@@ -2,10 +2,12 @@
 
     corpora/join/blocks/                     docs.tsv, queries.tsv, manifest.json (synthetic, labelled so)
     corpora/join/share-<k>/                  the sweep's: the same, with k parents per join key
+    corpora/join/parents-<n>/                the size ladder's: the same recipe with n parents
     indexes/join/<version>/lucene/           the Lucene index of the corpus, one segment + manifest.json
     indexes/join/<version>/solr/             the same corpus indexed by real Solr (nested documents) +
                                              manifest.json, on versions with Solr contenders
     indexes/join/<version>/<system>-share-<k>/  the same for a sweep corpus
+    indexes/join/<version>/lucene-parents-<n>/  the Lucene index of a ladder corpus
     results/join/<version>/                  one .parquet per table of lrev/join/results.py, manifest.json
     results/join/forks/round-<r>/<job>/      each fork's own output (one run covers every version), with the
                                              HdrHistogram interval logs of its load steps and cold runs, and
@@ -42,12 +44,17 @@ FILE_KINDS = {"tim": "terms", "tip": "terms", "tmd": "terms", "doc": "postings",
               "nvd": "norms", "nvm": "norms", "kdd": "points", "kdi": "points", "kdm": "points"}
 TERMS_AND_POSTINGS = tuple(ext for ext, kind in FILE_KINDS.items() if kind in ("terms", "postings"))
 BASELINE = "block"
+#: The query-time join the crossover weighs block join against: the seed's algorithm, on every version.
+QUERY_TIME = "scan"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
 CORPUS = "blocks"
 #: The update forks (the seed's conclusion): changing one child's acl by writing its whole block again, as block join
 #: must, or the child alone, as query-time join may (engine ChildUpdates).
 UPDATE_DESIGNS = {"update-block": "block", "update-child": "child"}
+#: The size ladder (the seed's "and small indexes"): block join's and the query-time join's closed loops, and both
+#: update designs, on corpora of other sizes; with the main corpus's, they place the crossover in index size.
+LADDER = (BASELINE, QUERY_TIME, *UPDATE_DESIGNS)
 
 
 def contender(name: str) -> str:
@@ -81,9 +88,30 @@ def update_jobs(settings: dict[str, Any]) -> list[tuple[str, str]]:
     return [(v, d) for v in settings["versions"] for d in UPDATE_DESIGNS]
 
 
+def ladder_jobs(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(version, contender or update design, corpus) of every fork of the size ladder in a round."""
+    ladder = settings["ladder"]
+    return [(v, c, ladder_corpus(n)) for v in ladder["versions"] for n in ladder["parents"] for c in LADDER]
+
+
 def share(corpus: str) -> int:
     """Parents per join key of a corpus."""
-    return 1 if corpus == CORPUS else int(corpus.removeprefix("share-"))
+    return int(corpus.removeprefix("share-")) if corpus.startswith("share-") else 1
+
+
+def ladder_corpus(parents: int) -> str:
+    """The size ladder's corpus of ``parents`` parents."""
+    return f"parents-{parents}"
+
+
+def parents(settings: dict[str, Any], corpus: str) -> int:
+    """Parents in a corpus: a ladder corpus's own count, the main corpus's otherwise."""
+    return int(corpus.removeprefix("parents-")) if corpus.startswith("parents-") else settings["corpus"]["parents"]
+
+
+def docs(settings: dict[str, Any], corpus: str) -> int:
+    """Documents in a corpus: each parent with its children."""
+    return parents(settings, corpus) * (1 + settings["corpus"]["children"])
 
 
 def sweep_corpus(share: int) -> str:
@@ -105,7 +133,8 @@ def parse_job(name: str) -> tuple[str, str, str | None]:
 def indexes(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(version, system, corpus) of every index the run reads."""
     return sorted({(v, system(c), CORPUS) for v, c in jobs(settings)}
-                  | {(v, system(c), corpus) for v, c, corpus in sweep_jobs(settings)})
+                  | {(v, system(c), corpus) for v, c, corpus in sweep_jobs(settings)}
+                  | {(v, "lucene", corpus) for v, _, corpus in ladder_jobs(settings)})
 
 
 def corpora(settings: dict[str, Any]) -> list[str]:
@@ -113,7 +142,7 @@ def corpora(settings: dict[str, Any]) -> list[str]:
 
 
 def index_name(system_: str, corpus: str = CORPUS) -> str:
-    """``lucene`` or ``solr`` for the main corpus, ``<system>-share-<k>`` for a sweep's."""
+    """``lucene`` or ``solr`` for the main corpus, ``<system>-<corpus>`` for a sweep's or the ladder's."""
     return system_ if corpus == CORPUS else f"{system_}-{corpus}"
 
 

@@ -2,12 +2,14 @@
 files of the configured versions (:func:`numbers`, called through :mod:`lrev.join.study`)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
-from lrev import rounds
+from lrev import rounds, stats
 from lrev.config import version_key
 from lrev.join import figures, layout, summary
 from lrev.paper import fmt, interval, provenance_row
@@ -141,7 +143,8 @@ def sig(x: float) -> str:
     """Three significant digits, without an exponent."""
     if x != x:
         return "n/a"
-    return f"{x:,.0f}" if abs(x) >= 100 else f"{float(f'{x:.3g}'):g}"
+    rounded = float(f"{x:.3g}")
+    return f"{rounded:,.0f}" if abs(rounded) >= 100 else f"{rounded:g}"
 
 
 def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
@@ -156,8 +159,8 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
             return rows.groupby("round")[column].mean()
 
         block, child = (per_round(data.updates, d, "update_ms") for d in layout.UPDATE_DESIGNS)
-        saved = per_round(data.saturation, "scan", "service_ms") - per_round(data.saturation, layout.BASELINE,
-                                                                              "service_ms")
+        saved = per_round(data.saturation, layout.QUERY_TIME, "service_ms") - per_round(data.saturation,
+                                                                                         layout.BASELINE, "service_ms")
         paired = pd.DataFrame({"extra": block - child, "saved": saved}).dropna()
         est = {d: rounds.location(data.updates[(data.updates["version"] == version)
                                               & (data.updates["contender"] == d)], "update_ms")
@@ -176,6 +179,62 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
             row["break_even"] = [{"rate": u, "qps": sig(u * each.value),
                                   "ci": f"[{sig(u * each.low)}, {sig(u * each.high)}]"} for u in UPDATE_RATES]
         out.append(row)
+    return out
+
+
+def geometric(values: pd.Series) -> stats.Estimate:
+    """The geometric mean of positive per-round values, with the t interval of their logs."""
+    logs = stats.location([[v] for v in np.log(values.to_numpy(dtype=float))])
+    return stats.Estimate(*(math.exp(x) for x in (logs.value, logs.low, logs.high)), logs.n)
+
+
+def inside(docs: float, sizes: pd.Index) -> bool:
+    """Within the measured sizes, up to rounding (a crossover at a measured size is that size)."""
+    return bool(sizes.min() * (1 - 1e-9) <= docs <= sizes.max() * (1 + 1e-9))
+
+
+def ladder_lines(costs: pd.DataFrame) -> list[tuple[float, float]]:
+    """Per round of :func:`lrev.join.summary.ladder_costs` with a break-even at every size: the (slope, intercept)
+    of the least-squares line through log(break-even) against log(documents)."""
+    x = np.log(costs.columns.to_numpy(dtype=float))
+    return [tuple(np.polyfit(x, np.log(row.to_numpy(dtype=float)), 1)) for _, row in costs.iterrows()
+            if row.notna().all()]
+
+
+def crossover(costs: pd.DataFrame, queries_per_update: float) -> stats.Estimate | None:
+    """The index size in documents from which block join's cheaper queries repay its dearer updates at
+    ``queries_per_update`` (a query rate over an update rate): per round, where that round's line meets it; the
+    geometric mean over rounds with the t interval of the logs. None unless every round has a line, and every
+    line falls (the query-time join's cost growing faster with the index than block join's update cost)."""
+    lines = ladder_lines(costs)
+    if not lines or len(lines) < len(costs) or any(slope >= 0 for slope, _ in lines):
+        return None
+    return geometric(pd.Series([math.exp((math.log(queries_per_update) - a) / b) for b, a in lines]))
+
+
+def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per ladder version: the break-even queries per update at each size, the lines' slope, and
+    :func:`crossover` at each of UPDATE_RATES and the ladder's query rates; "none" where it gives none, marked
+    extrapolated where it lies outside the measured sizes."""
+    out = []
+    for version in sorted(set(data.ladder["version"]), key=version_key):
+        costs = summary.ladder_costs(data, p, version)
+        sizes = [{"docs": f"{n:,}", "queries_per_update": sig(e.value), "ci": f"[{sig(e.low)}, {sig(e.high)}]"}
+                 for n, e in ((n, geometric(costs[n].dropna())) for n in costs.columns)]
+        lines = ladder_lines(costs)
+        slope = stats.location([[s] for s, _ in lines])
+        crossings = []
+        for u in UPDATE_RATES:
+            for q in p["ladder"]["query_rates"]:
+                cell = {"rate": u, "qps": sig(q), "docs": "none", "ci": "(the break-even does not fall with size)",
+                        "extrapolated": False}
+                n = crossover(costs, q / u)
+                if n is not None:
+                    cell.update(docs=sig(n.value), ci=f"[{sig(n.low)}, {sig(n.high)}]",
+                                extrapolated=not inside(n.value, costs.columns))
+                crossings.append(cell)
+        out.append({"version": version, "sizes": sizes, "rounds": len(lines), "slope": fmt(slope.value, 2),
+                    "slope_ci": interval(slope.low, slope.high, 2), "crossover": crossings})
     return out
 
 
@@ -220,7 +279,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "backlog": p["load"]["backlog"], "refine": p["load"]["refine"],
                  "fractions": ", ".join(f"{f:g}" for f in p["load"]["fractions"]),
                  "queries_gated": int(gate["queries"].max()) if len(gate) else 0,
-                 "gate_rows": len(data.gate) + len(data.sweep_gate), "steps": len(data.steps),
+                 "gate_rows": len(data.gate) + len(data.sweep_gate) + len(data.ladder_gate), "steps": len(data.steps),
                  "profile_ms": p["profile"]["period_ms"], "cold_s": f"{p['cold']['seconds']:g}",
                  "cold_fraction": f"{p['cold']['fraction']:g}", "cold_interval_ms": p["cold"]["interval_ms"],
                  "sweep_version": p["sweep"]["version"],
@@ -242,7 +301,10 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "open_warmup_quiet": int(data.saturation["open_warmup_quiet"].sum()),
                  "forks": len(data.saturation), **pinning(data.saturation),
                  "read_ahead_kb": f"{int(data.cold['read_ahead_kb'].max()):,}",
-                 "shares": ", ".join(str(k) for k in p["sweep"]["shares"])},
+                 "shares": ", ".join(str(k) for k in p["sweep"]["shares"]),
+                 "ladder_versions": p["ladder"]["versions"],
+                 "ladder_parents": [f"{n:,}" for n in p["ladder"]["parents"]],
+                 "ladder_sizes": len(p["ladder"]["parents"]) + 1},
         "corpus": corpus(first),
         "contenders": contender_rows(data),
         "load_overhead": load_overhead(data),
@@ -255,6 +317,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "sweep": sweep_rows(data),
         "updates": update_rows(data),
         "update_rates": list(UPDATE_RATES),
+        "crossover": crossover_rows(data, p),
+        "query_rates": [sig(q) for q in p["ladder"]["query_rates"]],
         "timing_hygiene": timing_hygiene(summary.measured_time(data)),
         "cold_runs": {"all": len(data.cold), "evicted": int(data.cold["evicted"].sum()),
                       "recovered": int(data.cold["recovered"].sum())},

@@ -22,8 +22,9 @@ def sizes(settings: dict[str, Any]) -> dict[str, int]:
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
-    """Parents and their children; every job of the study handles as many."""
-    return sizes(settings)[layout.CORPUS]
+    """Parents and their children: a ladder corpus's or index's own, the main corpus's for every other job (the run
+    job's forks are charged their own loops by :func:`configured`)."""
+    return layout.docs(settings, wildcards.get("corpus", layout.CORPUS).removeprefix("-") or layout.CORPUS)
 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:

@@ -34,6 +34,10 @@
     updates.parquet     one row per update fork: the time per child update over its measured time, NRT reopens
                         and merges included; the warm-up's and the measured time, the JIT's share of the latter,
                         whether the warm-up ended with the JIT quiet or settled, and that rule's window and shares
+    ladder_gate.parquet the size ladder's gate: as gate.parquet, per ladder corpus
+    ladder.parquet      one row per closed-loop fork of the size ladder: the corpus, its documents, the service time
+    ladder_update_gate.parquet, ladder_update_probes.parquet, ladder_updates.parquet
+                        the size ladder's update forks: as the three tables above, per ladder corpus
     manifest.json       provenance, and the sha256 of every table above
 
 Rows carry ``version``, ``round``, ``fork`` (the job) and ``contender`` (or the A/A contender).
@@ -50,7 +54,8 @@ from lrev.io import read_json
 from lrev.join import layout
 
 TABLES = ("gate", "closed", "steps", "intervals", "saturation", "frames", "cold", "cold_intervals", "residency",
-          "sweep_gate", "sweep", "update_gate", "update_probes", "updates")
+          "sweep_gate", "sweep", "update_gate", "update_probes", "updates", "ladder_gate", "ladder",
+          "ladder_update_gate", "ladder_update_probes", "ladder_updates")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
 
 
@@ -78,8 +83,11 @@ def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
     check_answers(out["gate"])
     if "sweep_gate" in out:
         check_answers(out["sweep_gate"], ["corpus"])
-    if "update_gate" in out:
-        check_updates(out["update_gate"])
+    if "ladder_gate" in out:
+        check_answers(out["ladder_gate"], ["corpus"])
+    for name in ("update_gate", "ladder_update_gate"):
+        if name in out:
+            check_updates(out[name])
     return out, jvms
 
 

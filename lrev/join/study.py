@@ -139,6 +139,7 @@ def check(join: dict[str, Any]) -> None:
         raise ConfigError(f"config error at 'join.sweep.contenders': {', '.join(block)} join blocks, not join keys "
                           "(the sweep regroups parents under shared keys, which only query-time joins follow)")
     check_contenders("join.sweep.contenders", sweep["version"], sweep["contenders"])
+    check_ladder(join)
     for version, cold in join["cold"]["contenders"].items():
         untimed = [c for c in cold if c not in join["contenders"].get(version, [])] \
             if version in join["versions"] else cold
@@ -153,6 +154,29 @@ def check(join: dict[str, Any]) -> None:
     if warmup["max_warmup"] < warmup["min_warmup"]:
         raise ConfigError(f"config error at 'join.warmup.max_warmup': {warmup['max_warmup']} is below min_warmup "
                           f"({warmup['min_warmup']})")
+
+
+def check_ladder(join: dict[str, Any]) -> None:
+    """The ladder runs on versions that time the crossover's pair, at increasing sizes other than the main
+    corpus's, each holding the blocks the update forks change."""
+    ladder = join["ladder"]
+    for version in ladder["versions"]:
+        if version not in join["versions"]:
+            raise ConfigError(f"config error at 'join.ladder.versions': {version} is not one of join.versions "
+                              f"{join['versions']} (the main corpus's forks are the ladder's own size)")
+        if layout.QUERY_TIME not in join["contenders"][version]:
+            raise ConfigError(f"config error at 'join.ladder.versions': Lucene {version} does not time "
+                              f"'{layout.QUERY_TIME}' (join.contenders.{version}), which gives the ladder the main "
+                              "corpus's size")
+    parents = ladder["parents"]
+    if any(b <= a for a, b in zip(parents, parents[1:])):
+        raise ConfigError(f"config error at 'join.ladder.parents': sizes must increase: {parents}")
+    if join["corpus"]["parents"] in parents:
+        raise ConfigError(f"config error at 'join.ladder.parents': {join['corpus']['parents']} is the main corpus's "
+                          "size (join.corpus.parents), which the ladder already holds")
+    if join["updates"]["blocks"] > parents[0]:
+        raise ConfigError(f"config error at 'join.ladder.parents': {parents[0]} parents, fewer than the "
+                          f"{join['updates']['blocks']} blocks an update fork changes (join.updates.blocks)")
 
 
 def load(results: Path, versions: Sequence[str]):

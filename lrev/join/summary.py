@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import pandas as pd
 
@@ -39,6 +39,11 @@ class JoinResults:
     update_gate: pd.DataFrame
     update_probes: pd.DataFrame
     updates: pd.DataFrame
+    ladder_gate: pd.DataFrame
+    ladder: pd.DataFrame
+    ladder_update_gate: pd.DataFrame
+    ladder_update_probes: pd.DataFrame
+    ladder_updates: pd.DataFrame
     manifests: dict[str, dict]
 
     @property
@@ -171,3 +176,28 @@ def sweep_table(data: JoinResults) -> pd.DataFrame:
                      "stable": int(group["stable"].all()), "service_ms": est.value, "service_ms_low": est.low,
                      "service_ms_high": est.high})
     return by_version(pd.DataFrame(rows))
+
+
+def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:
+    """Per round (rows) and index size in documents (columns): block join's extra time per child update over the
+    child alone's, over the query-time join's extra service time per query over block join's, the break-even
+    queries per update at that size; NaN where either difference was not positive. The main corpus's forks give
+    its size (load forks' closed loops, update forks), the ladder's forks the others."""
+    def per_round(table: pd.DataFrame, contender: str, column: str, corpus: str | None = None) -> pd.Series:
+        rows = table[(table["version"] == version) & (table["contender"] == contender)]
+        if corpus is not None:
+            rows = rows[rows["corpus"] == corpus]
+        return rows.groupby("round")[column].mean()
+
+    def ratio(updates: pd.DataFrame, loops: pd.DataFrame, corpus: str | None) -> pd.Series:
+        block, child = (per_round(updates, d, "update_ms", corpus) for d in layout.UPDATE_DESIGNS)
+        saved = per_round(loops, layout.QUERY_TIME, "service_ms", corpus) - per_round(loops, layout.BASELINE,
+                                                                                      "service_ms", corpus)
+        extra = block - child
+        return (extra / saved).where((extra > 0) & (saved > 0))
+
+    columns = {layout.docs(p, layout.CORPUS): ratio(data.updates, data.saturation, None)}
+    for corpus in sorted(set(data.ladder.loc[data.ladder["version"] == version, "corpus"]),
+                         key=lambda c: layout.parents(p, c)):
+        columns[layout.docs(p, corpus)] = ratio(data.ladder_updates, data.ladder, corpus)
+    return pd.DataFrame(columns).sort_index(axis=1)

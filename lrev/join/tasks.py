@@ -119,23 +119,38 @@ def sweep(root: str, version: str, round: int, contender: str, corpus: str, out:
           join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """A fork of the unique-join-values sweep: the gate and the closed loop on one sweep corpus. Tables
     ``sweep_gate`` (per query) and ``sweep`` (one row: the corpus's join keys and the service time)."""
-    root_ = Path(root)
+    gate, row = closed_on(Path(root), version, round, contender, corpus, join)
+    return {"sweep_gate": gate, "sweep": pd.DataFrame([{**row, "share": layout.share(corpus)}])}
+
+
+def ladder(root: str, version: str, round: int, contender: str, corpus: str, out: str,
+           join: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """A closed-loop fork of the size ladder: the gate and the closed loop on one ladder corpus. Tables
+    ``ladder_gate`` (per query) and ``ladder`` (one row: the corpus's documents and the service time)."""
+    gate, row = closed_on(Path(root), version, round, contender, corpus, join)
+    return {"ladder_gate": gate, "ladder": pd.DataFrame([{**row, "docs": layout.docs(join, corpus)}])}
+
+
+def closed_on(root: Path, version: str, round: int, contender: str, corpus: str,
+              join: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The gate and the closed loop of ``contender`` on ``corpus``'s index: (the gate with its corpus, one row of
+    the corpus's join keys, the service time and whether the loop converged)."""
     system = layout.system(contender)
-    index = layout.index_dir(root_, version, system, corpus) / layout.OPENED[system]
-    keys = read_json(layout.corpus_dir(root_, corpus) / "manifest.json")["join_keys"]
-    with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root_, corpus) / "queries.tsv",
+    index = layout.index_dir(root, version, system, corpus) / layout.OPENED[system]
+    keys = read_json(layout.corpus_dir(root, corpus) / "manifest.json")["join_keys"]
+    with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root, corpus) / "queries.tsv",
                       study.solr_caches(join, version), None) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, int(join["seed"]) * 1000 + round)
-    row = {"corpus": corpus, "share": layout.share(corpus), "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
+    row = {"corpus": corpus, "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
-    return {"sweep_gate": gate.assign(corpus=corpus), "sweep": pd.DataFrame([row])}
+    return gate.assign(corpus=corpus), row
 
 
-def updates(root: str, version: str, round: int, design: str, out: str,
-            join: dict[str, Any]) -> dict[str, pd.DataFrame]:
+def updates(root: str, version: str, round: int, design: str, out: str, join: dict[str, Any],
+            corpus: str = layout.CORPUS) -> dict[str, pd.DataFrame]:
     """A fork of the child-update measurement: ``design`` (layout.UPDATE_DESIGNS) changes one child's acl at a
-    time on a copy of the version's Lucene index, one thread back to back, held until the JIT is quiet or settled
-    and then for ``updates.measure_s`` (``updates.warmup``); then every updated block is checked. Tables
+    time on a copy of the version's Lucene index of ``corpus``, one thread back to back, held until the JIT is quiet
+    or settled and then for ``updates.measure_s`` (``updates.warmup``); then every updated block is checked. Tables
     ``update_gate`` (per updated block), ``update_probes`` (the loop's probes) and ``updates`` (one row: the time per
     update over the measured time, reopens and merges included)."""
     root_ = Path(root)
@@ -143,10 +158,10 @@ def updates(root: str, version: str, round: int, design: str, out: str,
     warmup = settings["warmup"]
     copy = Path(out) / "index"
     shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(layout.index_dir(root_, version, "lucene") / layout.OPENED["lucene"], copy)
+    shutil.copytree(layout.index_dir(root_, version, "lucene", corpus) / layout.OPENED["lucene"], copy)
     try:
-        with engine.ChildUpdates(copy, layout.corpus_dir(root_), layout.UPDATE_DESIGNS[design], settings["blocks"],
-                                 join["corpus"]["acl_domain"], settings["per_reopen"]) as bench:
+        with engine.ChildUpdates(copy, layout.corpus_dir(root_, corpus), layout.UPDATE_DESIGNS[design],
+                                 settings["blocks"], join["corpus"]["acl_domain"], settings["per_reopen"]) as bench:
             probes = bench.held_loop(warmup["probe_ms"], warmup["min_s"], warmup["max_s"], UPDATE_WINDOW,
                                      JIT_QUIET_SHARE, JIT_SETTLED_DROP, settings["measure_s"])
             gate = bench.verify()
@@ -154,7 +169,8 @@ def updates(root: str, version: str, round: int, design: str, out: str,
         shutil.rmtree(copy, ignore_errors=True)
     measured = probes[probes["phase"] == "measure"]
     warm = probes[probes["phase"] == "warmup"]
-    row = {"per_reopen": settings["per_reopen"], "blocks": settings["blocks"],
+    row = {"corpus": corpus, "docs": layout.docs(join, corpus), "per_reopen": settings["per_reopen"],
+           "blocks": settings["blocks"],
            "update_ms": measured["nanos"].sum() / measured["ops"].sum() / NS_PER_MS,
            "updates": int(probes["ops"].sum()), "warmup_s": warm["nanos"].sum() / 1e9,
            "measured_s": measured["nanos"].sum() / 1e9,
@@ -163,6 +179,13 @@ def updates(root: str, version: str, round: int, design: str, out: str,
            "jit_settled_drop": JIT_SETTLED_DROP}
     return {"update_gate": gate.assign(per_reopen=settings["per_reopen"]), "update_probes": probes,
             "updates": pd.DataFrame([row])}
+
+
+def ladder_updates(root: str, version: str, round: int, design: str, corpus: str, out: str,
+                   join: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """An update fork of the size ladder: :func:`updates` on a ladder corpus, its tables prefixed ``ladder_``
+    (the main corpus's update forks are the claims'; these place the crossover)."""
+    return {f"ladder_{name}": table for name, table in updates(root, version, round, design, out, join, corpus).items()}
 
 
 def gate_and_warm_up(bench: engine.Bench, join: dict[str, Any], seed: int) -> tuple[pd.DataFrame, pd.DataFrame, float]:

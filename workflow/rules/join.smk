@@ -28,7 +28,8 @@ def join_index(version, system, corpus):
 
 rule join_corpus:
     """Parents with their children, in blocks, and the query stream: synthetic, labelled so. ``share-<k>``: the
-    unique-join-values sweep's, the same parents with k of them per join key."""
+    unique-join-values sweep's, the same parents with k of them per join key; ``parents-<n>``: the size ladder's,
+    n parents."""
     input:
         "data-recipes/join_corpus.py",
         "lrev/io.py",
@@ -37,15 +38,16 @@ rule join_corpus:
         queries=ROOT / "corpora/join/{corpus}/queries.tsv",
         manifest=ROOT / "corpora/join/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus=rf"{join_layout.CORPUS}|share-\d+",
+        corpus=rf"{join_layout.CORPUS}|share-\d+|parents-\d+",
     params:
         c=JOIN["corpus"],
+        parents=lambda w: join_layout.parents(JOIN, w.corpus),
         seed=JOIN["seed"],
         share=lambda w: join_layout.share(w.corpus),
     benchmark:
         bench("join_corpus", "corpus"),
     shell:
-        "{PY} data-recipes/join_corpus.py --parents {params.c[parents]} --children {params.c[children]}"
+        "{PY} data-recipes/join_corpus.py --parents {params.parents} --children {params.c[children]}"
         " --words {params.c[words]} --acl-domain {params.c[acl_domain]} --queries {params.c[queries]}"
         " --share {params.share} --seed {params.seed} --out {ROOT}/corpora/join/{wildcards.corpus}"
 
@@ -60,7 +62,7 @@ rule join_index:
         ROOT / "indexes/join/{version}/{system}{corpus}/manifest.json",
     wildcard_constraints:
         system="lucene|solr",
-        corpus=r"|-share-\d+",
+        corpus=r"|-share-\d+|-parents-\d+",
     params:
         corpus=lambda w: w.corpus.removeprefix("-") or join_layout.CORPUS,
     threads: 1
