@@ -72,6 +72,15 @@ def test_no_crossover_is_claimed_where_block_joins_queries_were_not_cheaper_at_s
     data.ladder.loc[small_scan, "service_ms"] = 0.5
     [row] = numbers.crossover_rows(data, SETTINGS)
     assert {c["docs"] for c in row["crossover"]} == {"none"} and row["rounds"] == 2
+    assert "block join's queries were not cheaper" in row["crossover"][0]["ci"]
+
+
+def test_no_crossover_is_claimed_where_the_break_even_grows_with_size():
+    data = ladder_results([0.1, 0.2, 0.4])
+    data.ladder_updates.loc[data.ladder_updates["contender"] == "update-block", "update_ms"] = 1.01
+    [row] = numbers.crossover_rows(data, SETTINGS)
+    assert {c["docs"] for c in row["crossover"]} == {"none"} and float(row["slope"]) > 0
+    assert {c["ci"] for c in row["crossover"]} == {"(the break-even does not fall with size)"}
 
 
 @pytest.mark.parametrize("rounds", [3, 5])

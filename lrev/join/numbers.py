@@ -223,11 +223,12 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
                  for n, e in ((n, geometric(costs[n].dropna())) for n in costs.columns)]
         lines = ladder_lines(costs)
         slope = stats.location([[s] for s, _ in lines])
+        why = ("(the break-even does not fall with size)" if len(lines) == len(costs) else
+               "(in some round and size, block join's queries were not cheaper or its updates not dearer)")
         crossings = []
         for u in UPDATE_RATES:
             for q in p["ladder"]["query_rates"]:
-                cell = {"rate": u, "qps": sig(q), "docs": "none", "ci": "(the break-even does not fall with size)",
-                        "extrapolated": False}
+                cell = {"rate": u, "qps": sig(q), "docs": "none", "ci": why, "extrapolated": False}
                 n = crossover(costs, q / u)
                 if n is not None:
                     cell.update(docs=sig(n.value), ci=f"[{sig(n.low)}, {sig(n.high)}]",
