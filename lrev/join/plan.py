@@ -12,7 +12,8 @@ RULES = {"join_corpus": "corpus", "join_index": "index", "join_run": "run"}
 
 
 def shape(corpus: str) -> str:
-    """One shape: the sweep's corpora (``share-N``) hold the main corpus's documents, keyed differently."""
+    """One shape: the sweep's corpora (``share-N``) hold the main corpus's documents, keyed differently, and the
+    ladder's (``parents-N``) the same recipe at other sizes, which a fit over documents prices."""
     return layout.CORPUS
 
 
