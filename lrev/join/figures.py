@@ -189,13 +189,13 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
     for ax, version in zip(axes[0], versions):
         costs = summary.ladder_costs(data, parameters, version)
         docs = costs.columns.to_numpy(dtype=float)
-        for (r, row), color in zip(costs.iterrows(), sns.color_palette("tab10", len(costs))):
-            ax.plot(docs, row.to_numpy(dtype=float), "o", color=color, label=f"round {r}")
-            if row.notna().all():
-                slope, intercept = np.polyfit(np.log(docs), np.log(row.to_numpy(dtype=float)), 1)
-                for x, style in ((docs, "-"), (np.array([docs.min() / 10, docs.min()]), "--"),
-                                 (np.array([docs.max(), docs.max() * 10]), "--")):
-                    ax.plot(x, np.exp(intercept) * x ** slope, color=color, lw=0.8, ls=style)
+        palette = dict(zip(costs.index, sns.color_palette("tab10", len(costs))))
+        for r, row in costs.iterrows():
+            ax.plot(docs, row.to_numpy(dtype=float), "o", color=palette[r], label=f"round {r}")
+        for r, (slope, intercept) in zip(costs.dropna().index, summary.ladder_lines(costs)):
+            for x, style in ((docs, "-"), (np.array([docs.min() / 10, docs.min()]), "--"),
+                             (np.array([docs.max(), docs.max() * 10]), "--")):
+                ax.plot(x, np.exp(intercept) * x ** slope, color=palette[r], lw=0.8, ls=style)
         ax.set(xscale="log", yscale="log", title=f"Lucene {version}", xlabel="documents in the index",
                ylabel="break-even (queries per update)")
         ax.legend(fontsize=7, frameon=False)

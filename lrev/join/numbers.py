@@ -154,14 +154,7 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
     with a t interval over rounds; where block join's queries were not cheaper in some round, "none"."""
     out = []
     for version in sorted(set(data.updates["version"]), key=version_key):
-        def per_round(table: pd.DataFrame, contender: str, column: str) -> pd.Series:
-            rows = table[(table["version"] == version) & (table["contender"] == contender)]
-            return rows.groupby("round")[column].mean()
-
-        block, child = (per_round(data.updates, d, "update_ms") for d in layout.UPDATE_DESIGNS)
-        saved = per_round(data.saturation, layout.QUERY_TIME, "service_ms") - per_round(data.saturation,
-                                                                                         layout.BASELINE, "service_ms")
-        paired = pd.DataFrame({"extra": block - child, "saved": saved}).dropna()
+        paired = summary.update_costs(data.updates, data.saturation, version).dropna()
         est = {d: rounds.location(data.updates[(data.updates["version"] == version)
                                               & (data.updates["contender"] == d)], "update_ms")
                for d in layout.UPDATE_DESIGNS}
@@ -193,20 +186,12 @@ def inside(docs: float, sizes: pd.Index) -> bool:
     return bool(sizes.min() * (1 - 1e-9) <= docs <= sizes.max() * (1 + 1e-9))
 
 
-def ladder_lines(costs: pd.DataFrame) -> list[tuple[float, float]]:
-    """Per round of :func:`lrev.join.summary.ladder_costs` with a break-even at every size: the (slope, intercept)
-    of the least-squares line through log(break-even) against log(documents)."""
-    x = np.log(costs.columns.to_numpy(dtype=float))
-    return [tuple(np.polyfit(x, np.log(row.to_numpy(dtype=float)), 1)) for _, row in costs.iterrows()
-            if row.notna().all()]
-
-
 def crossover(costs: pd.DataFrame, queries_per_update: float) -> stats.Estimate | None:
     """The index size in documents from which block join's cheaper queries repay its dearer updates at
     ``queries_per_update`` (a query rate over an update rate): per round, where that round's line meets it; the
     geometric mean over rounds with the t interval of the logs. None unless every round has a line, and every
     line falls (the query-time join's cost growing faster with the index than block join's update cost)."""
-    lines = ladder_lines(costs)
+    lines = summary.ladder_lines(costs)
     if not lines or len(lines) < len(costs) or any(slope >= 0 for slope, _ in lines):
         return None
     return geometric(pd.Series([math.exp((math.log(queries_per_update) - a) / b) for b, a in lines]))
@@ -221,7 +206,7 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
         costs = summary.ladder_costs(data, p, version)
         sizes = [{"docs": f"{n:,}", "queries_per_update": sig(e.value), "ci": f"[{sig(e.low)}, {sig(e.high)}]"}
                  for n, e in ((n, geometric(costs[n].dropna())) for n in costs.columns)]
-        lines = ladder_lines(costs)
+        lines = summary.ladder_lines(costs)
         slope = stats.location([[s] for s, _ in lines])
         why = ("(the break-even does not fall with size)" if len(lines) == len(costs) else
                "(in some round and size, block join's queries were not cheaper or its updates not dearer)")

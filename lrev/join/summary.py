@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 from lrev import manifest, rounds
@@ -178,26 +179,39 @@ def sweep_table(data: JoinResults) -> pd.DataFrame:
     return by_version(pd.DataFrame(rows))
 
 
-def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:
-    """Per round (rows) and index size in documents (columns): block join's extra time per child update over the
-    child alone's, over the query-time join's extra service time per query over block join's, the break-even
-    queries per update at that size; NaN where either difference was not positive. The main corpus's forks give
-    its size (load forks' closed loops, update forks), the ladder's forks the others."""
-    def per_round(table: pd.DataFrame, contender: str, column: str, corpus: str | None = None) -> pd.Series:
+def update_costs(updates: pd.DataFrame, loops: pd.DataFrame, version: str,
+                 corpus: str | None = None) -> pd.DataFrame:
+    """Per round of ``version`` (and ``corpus``, for the ladder's tables): ``extra``, block join's time per child
+    update minus the child alone's, and ``saved``, the query-time join's closed-loop service time minus block
+    join's; NaN where a round lacks a side."""
+    def per_round(table: pd.DataFrame, contender: str, column: str) -> pd.Series:
         rows = table[(table["version"] == version) & (table["contender"] == contender)]
         if corpus is not None:
             rows = rows[rows["corpus"] == corpus]
         return rows.groupby("round")[column].mean()
 
-    def ratio(updates: pd.DataFrame, loops: pd.DataFrame, corpus: str | None) -> pd.Series:
-        block, child = (per_round(updates, d, "update_ms", corpus) for d in layout.UPDATE_DESIGNS)
-        saved = per_round(loops, layout.QUERY_TIME, "service_ms", corpus) - per_round(loops, layout.BASELINE,
-                                                                                      "service_ms", corpus)
-        extra = block - child
-        return (extra / saved).where((extra > 0) & (saved > 0))
+    block, child = (per_round(updates, d, "update_ms") for d in layout.UPDATE_DESIGNS)
+    saved = per_round(loops, layout.QUERY_TIME, "service_ms") - per_round(loops, layout.BASELINE, "service_ms")
+    return pd.DataFrame({"extra": block - child, "saved": saved})
 
-    columns = {layout.docs(p, layout.CORPUS): ratio(data.updates, data.saturation, None)}
+
+def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:
+    """Per round (rows) and index size in documents (columns): :func:`update_costs`' extra over saved, the
+    break-even queries per update at that size; NaN where either difference was not positive. The main corpus's
+    forks give its size (load forks' closed loops, update forks), the ladder's forks the others."""
+    def ratio(costs: pd.DataFrame) -> pd.Series:
+        return (costs["extra"] / costs["saved"]).where((costs["extra"] > 0) & (costs["saved"] > 0))
+
+    columns = {layout.docs(p, layout.CORPUS): ratio(update_costs(data.updates, data.saturation, version))}
     for corpus in sorted(set(data.ladder.loc[data.ladder["version"] == version, "corpus"]),
                          key=lambda c: layout.parents(p, c)):
-        columns[layout.docs(p, corpus)] = ratio(data.ladder_updates, data.ladder, corpus)
+        columns[layout.docs(p, corpus)] = ratio(update_costs(data.ladder_updates, data.ladder, version, corpus))
     return pd.DataFrame(columns).sort_index(axis=1)
+
+
+def ladder_lines(costs: pd.DataFrame) -> list[tuple[float, float]]:
+    """Per round of :func:`ladder_costs` with a break-even at every size: the (slope, intercept) of the
+    least-squares line through log(break-even) against log(documents)."""
+    x = np.log(costs.columns.to_numpy(dtype=float))
+    return [tuple(np.polyfit(x, np.log(row.to_numpy(dtype=float)), 1)) for _, row in costs.iterrows()
+            if row.notna().all()]
