@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from lrev import io, rounds, stats, studies
+from lrev import growth, io, rounds, stats, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
@@ -117,6 +117,15 @@ _PART = {
         # least ``at_least`` in every fork of a; otherwise it is withheld as untestable at this scale, ``why``.
         "needs": {"type": "object", "required": ["quantity", "at_least", "why"], "additionalProperties": False,
                   "properties": {"quantity": {"type": "string"}, "at_least": {"type": "number"},
+                                 "why": {"type": "string", "minLength": 1}}},
+        # With grows, the part is judged a second time at the seed's size ``at``, which the run did not reach: per
+        # round, a line (lrev.growth, ``model``) through its value at every ``over`` of the condition that the
+        # results hold for every side, each placed at the study quantity ``size`` of side a there. That verdict is
+        # marked extrapolated and sits beside the measured one; ``why`` names the seed's size.
+        "grows": {"type": "object", "required": ["over", "size", "at", "why"], "additionalProperties": False,
+                  "properties": {"over": {"type": "string"}, "size": {"type": "string"},
+                                 "at": {"type": "number", "exclusiveMinimum": 0},
+                                 "model": {"enum": list(growth.MODELS)},
                                  "why": {"type": "string", "minLength": 1}}},
         "expect": _EXPECT,
         "answer": {"enum": ["fastest", "ratio"]},
@@ -210,6 +219,9 @@ def validate(registry: dict) -> None:
         for part in claim["parts"]:
             if part.get("answer") == "ratio" and "a" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a ratio answer needs a (a ÷ b)")
+            if "grows" in part and {"c", "versus_sum", "answer"} & set(part):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b or one "
+                                    f"side, not a ratio of ratios, a saving or an answer")
             if part["quantity"] not in quantities:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
                                     f"(study {registry['study']} has: {', '.join(quantities)})")
@@ -477,6 +489,8 @@ class _Judge:
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
         verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
+        if "grows" in part:
+            out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, noise, passes)
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
@@ -486,6 +500,51 @@ class _Judge:
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
                 "noise_band": noise, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
+
+    def extrapolate(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], statistic: str | None,
+                    noise: float, passes: bool | None) -> dict:
+        """The part at the seed's size (its ``grows``), judged as the measured part is, from the per-round lines
+        through its ladder: no verdict, and why, from one size or from a ladder that bends away from a line."""
+        grows = part["grows"]
+        over, model = grows["over"], grows.get("model", "loglog")
+        size = self.study.QUANTITIES.get(grows["size"])
+        if over not in quantity.condition or size is None or set(size.condition) != set(quantity.condition):
+            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': grows needs 'over', a condition "
+                                f"of {part['quantity']} ({', '.join(quantity.condition)}), and 'size', a quantity of "
+                                f"the study with that condition; got over '{over}', size '{grows['size']}'")
+        (a, where_a, version_a), fn = sides[0], stats.STATISTICS[statistic or "mean"]
+        frame = getattr(self.results, quantity.table)
+        rest = {k: v for k, v in where_a.items() if k != over}
+        values: dict[float, pd.Series] = {}
+        converged = True
+        for rung in sorted(set(select(frame, version=version_a, contender=a, **rest)[over])):
+            at = [(c, {**w, over: rung}, v) for c, w, v in sides]
+            frames = [select(frame, version=v, contender=c, **w) for c, w, v in at]
+            if any(f.empty for f in frames):
+                continue
+            per_side = [pd.Series({r: float(fn(x)) for r, x in rounds.by_round(f, quantity.column).items()})
+                        for f in frames]
+            ratio = per_side[0] / per_side[1] if len(per_side) > 1 else per_side[0]
+            # A round whose value is not positive has no log: left out, as a failed round is from a ratio.
+            ratio = ratio.where(ratio > 0) if model == "loglog" else ratio
+            values[float(self.samples(size, a, at[0][1], version_a)[size.column].median())] = ratio
+            converged = converged and self.converged(quantity, *at)
+        table = pd.DataFrame(values)
+        out: dict[str, Any] = {"over": over, "at": grows["at"], "why": grows["why"], "model": model,
+                               "points": growth.points(table, model, self.confidence), "verdict": None}
+        if table.shape[1] < 2:
+            return {**out, "reason": f"one size measured ({over} {', '.join(map(str, values)) or 'none'})"}
+        fit = growth.fit(table, grows["at"], model, self.confidence)
+        out.update(fit.to_dict())
+        if fit.describes is False:
+            return {**out, "reason": "the measured sizes bend away from a line (the interval of their curvature "
+                                     "excludes zero), so the line says nothing at the seed's size"}
+        expect = part["expect"]
+        leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
+        verdict = withhold(leaning, fit.prediction.n, passes, converged)
+        return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None,
+                "reason": "two sizes: a line fits any two points, so nothing checks it" if fit.describes is None
+                else None}
 
     def answer(self, part: dict) -> dict:
         """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up; or, for
@@ -535,6 +594,12 @@ class _Judge:
             row["verdict"] = combine([p["verdict"] for p in parts])
             if row["verdict"] in WITHHELD:
                 row["leaning"] = combine([p["leaning"] or p["verdict"] for p in parts])
+            grown = [p["extrapolated"] for p in parts if "extrapolated" in p]
+            if grown:
+                # At the seed's size, by its extrapolated parts only: the others were not extrapolated.
+                missing = next((g["reason"] for g in grown if g["verdict"] is None), None)
+                row["extrapolated"] = {"verdict": None if missing else combine([g["verdict"] for g in grown]),
+                                       "reason": missing}
         return row
 
 

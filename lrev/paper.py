@@ -23,7 +23,7 @@ from typing import Any, Iterable
 import numpy as np
 import typst
 
-from lrev import cite, provenance, stats, studies
+from lrev import cite, growth_figures, provenance, stats, studies
 from lrev.claims import VERDICTS, WITHHELD
 from lrev.config import REPO, version_key
 from lrev.io import atomic_path, read_json, write_json
@@ -104,12 +104,30 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
             if part.get("converged") is False:
                 # Says why a decisive-looking interval is still inconclusive.
                 measured += " (a series did not converge)"
+            if "extrapolated" in part:
+                measured += f"; {seed_size(part['extrapolated'])}"
             parts.append(measured)
         rows.append({"claim": verdict["claim"], "version": verdict["version"], "verdict": verdict["verdict"],
                      "leaning": verdict.get("leaning"),
                      "measured": "; ".join(parts) if parts else (verdict.get("reason") or ""),
-                     "answer": verdict.get("answer", {}).get("contender") if verdict.get("answer") else None})
+                     "answer": verdict.get("answer", {}).get("contender") if verdict.get("answer") else None,
+                     "extrapolated": (verdict.get("extrapolated") or {}).get("verdict")})
     return rows
+
+
+def seed_size(grown: dict[str, Any]) -> str:
+    """A part's verdict at the seed's size (:meth:`lrev.claims._Judge.extrapolate`): the fit's prediction and
+    verdict there, or why it gives none."""
+    head = f"at the seed's size ({grown['why']})"
+    if "prediction" not in grown:
+        return f"{head}: no verdict, {grown['reason']}"
+    sizes = ", ".join(f"{s:,.0f}" for s in grown["sizes"])
+    fitted = f"{grown['model']} fit through {grown['over']} sizes {sizes}: {estimate(grown['prediction'])}"
+    if grown["verdict"] is None:
+        return f"{head}: no verdict, {grown['reason']} ({fitted})"
+    leaning = f", leans {grown['leaning']}" if grown.get("leaning") else ""
+    note = f"; {grown['reason']}" if grown.get("reason") else ""
+    return f"{head}: {grown['verdict']}{leaning}, extrapolated ({fitted}{note})"
 
 
 def tally(verdicts: Iterable[str]) -> dict[str, Any]:
@@ -139,11 +157,15 @@ def matrix(claims: dict[str, Any]) -> dict[str, Any]:
         for version in versions:
             r = judged[(c["id"], version)]
             leaning = r.get("leaning")
+            grown = (r.get("extrapolated") or {}).get("verdict")
             cells.append({"version": version, "verdict": r["verdict"], "leaning": leaning,
-                          "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else "")})
+                          "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else ""),
+                          "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None})
         rows.append({"claim": c["id"], "kind": c["kind"], "cells": cells})
+    # Verdicts at the seeds' sizes sit beside the measured ones and are counted apart from them.
     return {"versions": versions, "rows": rows,
-            "counts": tally(c["verdict"] for row in rows for c in row["cells"])}
+            "counts": tally(c["verdict"] for row in rows for c in row["cells"]),
+            "extrapolated_counts": tally(c["extrapolated"] for row in rows for c in row["cells"] if c["extrapolated"])}
 
 
 def legend(counts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -218,11 +240,15 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     grid = matrix(claims)
     numbers = studies.get(name).numbers(results, versions, figures, claims)
     run = results.resolve().parent
+    grown = [c["id"] for c in claims["claims"]
+             if any("extrapolated" in p for v in claims["verdicts"] if v["claim"] == c["id"] for p in v["parts"])]
+    numbers["figures"].update({growth_figures.name(c): figures / f"{growth_figures.name(c)}.png" for c in grown})
     # Below the run's folder, not absolute: these numbers are archived, and no build path belongs in them.
     numbers["figures"] = {k: Path(os.path.relpath(Path(v).resolve(), run)).as_posix()
                           for k, v in numbers["figures"].items()}
     return {
         **numbers,
+        "growth": [{"claim": c, "figure": growth_figures.name(c)} for c in grown],
         "versions": claims["versions"],
         "claims": claims["claims"],
         "claim_rows": claim_rows(claims),

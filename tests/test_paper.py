@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import matplotlib.pyplot as plt
 import pytest
 import typst
 
@@ -136,6 +137,39 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
         ["holds", "fails", None]
 
 
+GROWN = {"over": "corpus", "at": 3e8, "why": "the seed's 300M docs", "model": "loglog", "sizes": [1e6, 4e6, 1.6e7],
+         "prediction": {"value": 140.0, "low": 110.0, "high": 180.0, "n": 4}, "verdict": "holds", "leaning": None,
+         "reason": None}
+
+
+def test_a_verdict_at_the_seed_size_sits_beside_the_measured_one_and_is_counted_apart(fixture_claims):
+    row = next(r for r in fixture_claims["verdicts"] if (r["claim"], r["version"]) == ("c-1", "9.12.3"))
+    row["parts"][0]["extrapolated"] = GROWN
+    row["extrapolated"] = {"verdict": "holds", "reason": None}
+    grid = {(r["claim"], c["version"]): c for r in paper.matrix(fixture_claims)["rows"] for c in r["cells"]}
+    cell = grid[("c-1", "9.12.3")]
+    assert (cell["verdict"], cell["extrapolated"], cell["extrapolated_mark"]) == ("untestable", "holds", "✓")
+    assert grid[("c-2", "9.12.3")]["extrapolated"] is None
+    m = paper.matrix(fixture_claims)
+    assert m["counts"]["by_verdict"]["holds"] == 1 and m["extrapolated_counts"]["by_verdict"]["holds"] == 1
+    assert m["extrapolated_counts"]["cells"] == 1
+    text = {(r["claim"], r["version"]): r for r in paper.claim_rows(fixture_claims)}[("c-1", "9.12.3")]
+    assert text["extrapolated"] == "holds"
+    assert text["measured"].endswith("; at the seed's size (the seed's 300M docs): holds, extrapolated (loglog fit "
+                                     "through corpus sizes 1,000,000, 4,000,000, 16,000,000: 140.00 [110.00, "
+                                     "180.00], n=4)")
+
+
+def test_a_ladder_without_a_verdict_at_the_seed_size_says_why():
+    one = {"over": "corpus", "at": 3e8, "why": "the seed's 300M docs", "model": "loglog", "verdict": None,
+           "reason": "one size measured (corpus 1000000.0)", "points": []}
+    assert paper.seed_size(one) == "at the seed's size (the seed's 300M docs): no verdict, one size measured (corpus " \
+                                   "1000000.0)"
+    bent = {**GROWN, "verdict": None, "reason": "the measured sizes bend away from a line"}
+    assert paper.seed_size(bent).startswith("at the seed's size (the seed's 300M docs): no verdict, the measured sizes "
+                                            "bend away from a line (loglog fit")
+
+
 def _agreement(scale="smoke", digest="abc"):
     return {"scale": scale, "config_digest": digest, "runs": 3, "run_dirs": ["a", "b", "c"],
             "cells": [{"study": "fx", "claim": "c-2", "version": "7.7.3", "verdicts": ["holds"] * 3,
@@ -240,3 +274,31 @@ def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixtur
     # Eight ratio parts (the answer is not one), six without an A/A beside them.
     assert (m["ratios"], m["no_aa"], m["no_aa_quantities"]) == (8, 6, ["q"])
     assert (m["parts"], m["converged"], m["rounds"]) == (8, 7, "2-5")
+
+
+def test_lib_renders_a_verdict_at_the_seed_size_in_the_matrix_and_its_figure(fixture_claims, tmp_path):
+    """The untestable cell c-1 on 9.12.3 holds at the seed's size: its mark is followed by →✓, and the claim's
+    growth figure prints with that verdict in its caption."""
+    row = next(r for r in fixture_claims["verdicts"] if (r["claim"], r["version"]) == ("c-1", "9.12.3"))
+    row["parts"][0]["extrapolated"] = GROWN
+    row["extrapolated"] = {"verdict": "holds", "reason": None}
+    numbers = _numbers(fixture_claims)
+    figure = tmp_path / "figures" / "growth-c-1.png"
+    figure.parent.mkdir()
+    # An empty plot stands in for the figure: the test reads the caption, not the plot.
+    plt.figure(figsize=(1, 1)).savefig(figure)
+    plt.close("all")
+    numbers["studies"]["fx"].update(growth=[{"claim": "c-1", "figure": "growth-c-1"}],
+                                    figures={"growth-c-1": "figures/growth-c-1.png"})
+    write_json(tmp_path / "numbers.json", numbers)
+    doc = tmp_path / "doc.typ"
+    doc.write_text(f'#import "{REPO / "paper" / "lib.typ"}": verdict-matrix, growth-figures\n'
+                   '#verdict-matrix("fx")\n#growth-figures("fx")\n')
+    compile_args = {"root": "/", "sys_inputs": {"numbers": str(tmp_path / "numbers.json"), "run_root": str(tmp_path)}}
+    typst.compile(str(doc), output=str(tmp_path / "doc.pdf"), **compile_args)
+    grid = json.loads(typst.query(str(doc), "table", **compile_args))[0]
+    _, *body = grid["children"]
+    c1 = [_text(c) for c in body[6:]]
+    assert c1[0] == "c-1" and c1[4] == "s↓ →✓"
+    caption = _text(json.loads(typst.query(str(doc), "figure", **compile_args))[0]["caption"])
+    assert "Claim c-1 at the seed's size" in caption and "9.12.3 holds" in " ".join(caption.split())

@@ -3,15 +3,26 @@
 #   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files],
 #                             "code": [the study's Python that reads its results],
 #                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
+import yaml
+
+from lrev import growth_figures
 from lrev.claims import MIN_ROUNDS
+from lrev.plots import FORMATS
 
 STUDY_NAMES = "|".join(CFG.studies)
-CLAIMS_CODE = ["lrev/claims.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py",
-               "lrev/manifest.py"]
+CLAIMS_CODE = ["lrev/claims.py", "lrev/growth.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stats.py",
+               "lrev/tables.py", "lrev/manifest.py"]
 
 
 def study_outputs(key):
     return lambda w: STUDY_OUTPUTS[w.study][key]
+
+
+def grown_figures(study):
+    """The figures of the study's claims judged at the seed's size (a part with ``grows`` in its registry)."""
+    registry = yaml.safe_load(Path(f"claims/{study}.yaml").read_text())
+    return [ROOT / f"figures/{study}/{growth_figures.name(c)}.{fmt}" for c in growth_figures.grown(registry)
+            for fmt in FORMATS]
 
 
 def looks(study):
@@ -21,7 +32,7 @@ def looks(study):
 
 
 # Seconds of work on small files: on a cluster they run on the submitting host rather than waiting in the queue.
-localrules: claims, study_numbers, plan, paper
+localrules: claims, growth_figure, study_numbers, plan, paper
 
 
 rule claims:
@@ -43,12 +54,31 @@ rule claims:
         " --looks {params.looks} --out {output}"
 
 
+rule growth_figure:
+    """A claim judged at the seed's size: its ladder, the rounds' lines, the seed's number (lrev/growth_figures.py)."""
+    input:
+        registry="claims/{study}.yaml",
+        claims=ROOT / "results/{study}/claims.json",
+        code=["lrev/growth_figures.py", "lrev/growth.py", "lrev/plots.py"],
+    output:
+        [ROOT / f"figures/{{study}}/growth-{{claim}}.{fmt}" for fmt in FORMATS],
+    wildcard_constraints:
+        study=STUDY_NAMES,
+    benchmark:
+        bench("growth_figure", "study", "claim"),
+    shell:
+        "{PY} -m lrev.growth_figures --registry {input.registry} --claims {input.claims} --claim {wildcards.claim}"
+        " --out {ROOT}/figures/{wildcards.study}"
+
+
 rule study_numbers:
     input:
         claims=ROOT / "results/{study}/claims.json",
         results=study_outputs("results"),
         figures=study_outputs("figures"),
-        code=lambda w: ["lrev/paper.py", "lrev/manifest.py", *STUDY_OUTPUTS[w.study]["code"]],
+        grown=lambda w: grown_figures(w.study),
+        code=lambda w: ["lrev/paper.py", "lrev/growth_figures.py", "lrev/manifest.py",
+                        *STUDY_OUTPUTS[w.study]["code"]],
     output:
         ROOT / "paper/{study}.json",
     wildcard_constraints:

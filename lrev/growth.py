@@ -1,0 +1,159 @@
+"""Growth of a measured quantity with index size, and its value at a size the run did not reach.
+
+The unit is the round, as in every comparison (:mod:`lrev.rounds`): each round measured every size of a
+ladder, so each round gives its own least-squares line through its (size, value) points. That line's value
+at the target size is the round's prediction, and the interval is Student-t over the rounds' predictions.
+It carries both the scatter at each size and the fit's leverage (a far target multiplies that scatter)
+without a model of either, and keeps its nominal coverage at the n of rounds as any t interval over
+independent units does (tests/test_growth.py simulates it).
+
+Models (``MODELS``):
+
+- ``loglog``: log value linear in log size, a power law; the default where the seed states no mechanism;
+- ``linear``: value linear in size, for a mechanism that walks the documents (cost proportional to them).
+
+Lack of fit: each round's quadratic coefficient (in the model's coordinates) measures how its points bend
+away from a line; the fit describes the ladder unless the t interval of that coefficient over rounds excludes
+zero. Two sizes fit any line exactly, so with two the fit cannot be checked, and :class:`Fit` says so.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from lrev import stats
+
+MODELS = ("loglog", "linear")
+
+
+class GrowthError(ValueError):
+    """A ladder that cannot be fitted under its model."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Per-round lines of one quantity against size, and what they predict at ``target``."""
+
+    model: str
+    sizes: tuple[float, ...]
+    target: float
+    #: The value at ``target`` (geometric mean over rounds under loglog, arithmetic under linear), with its interval.
+    prediction: stats.Estimate
+    #: d log value / d log size under loglog, d value / d size under linear.
+    slope: stats.Estimate
+    #: The rounds' quadratic coefficient over the ladder's span scaled to [0, 1]; None with two sizes.
+    curvature: stats.Estimate | None
+    #: Each round's (slope, intercept) in the model's coordinates.
+    lines: tuple[tuple[float, float], ...]
+
+    @property
+    def extrapolated(self) -> bool:
+        return not min(self.sizes) <= self.target <= max(self.sizes)
+
+    @property
+    def describes(self) -> bool | None:
+        """Whether a line describes the measured sizes: None when two sizes leave nothing to check it by."""
+        if self.curvature is None:
+            return None
+        low, high = self.curvature.low, self.curvature.high
+        return not (math.isnan(low) or low > 0 or high < 0)
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "sizes": list(self.sizes), "target": self.target,
+                "prediction": self.prediction.to_dict(), "slope": self.slope.to_dict(),
+                "curvature": None if self.curvature is None else self.curvature.to_dict(),
+                "describes": self.describes, "extrapolated": self.extrapolated,
+                "lines": [list(line) for line in self.lines]}
+
+
+def _check(model: str) -> None:
+    if model not in MODELS:
+        raise GrowthError(f"unknown growth model {model!r}; one of {', '.join(MODELS)}")
+
+
+def forward(values: np.ndarray, model: str) -> np.ndarray:
+    """Sizes or values in the model's coordinates."""
+    _check(model)
+    values = np.asarray(values, dtype=float)
+    if model == "loglog":
+        if (values <= 0).any():
+            raise GrowthError("a log-log fit needs positive sizes and values")
+        return np.log(values)
+    return values
+
+
+def back(values: np.ndarray, model: str) -> np.ndarray:
+    """Model coordinates back in value units."""
+    return np.exp(values) if model == "loglog" else np.asarray(values, dtype=float)
+
+
+def complete(values: pd.DataFrame) -> pd.DataFrame:
+    """The rounds (rows) that measured every size (columns), sizes in increasing order."""
+    return values.sort_index(axis=1).dropna(axis=0, how="any")
+
+
+def lines(values: pd.DataFrame, model: str = "loglog") -> np.ndarray:
+    """Per round (row of ``values``, columns the sizes) the (slope, intercept) of its least-squares line in the
+    model's coordinates; rounds missing a size are left out."""
+    values = complete(values)
+    x = forward(values.columns.to_numpy(), model)
+    y = forward(values.to_numpy(), model)
+    return np.array([np.polyfit(x, row, 1) for row in y]).reshape(-1, 2)
+
+
+def fit(values: pd.DataFrame, target: float, model: str = "loglog",
+        confidence: float = stats.CONFIDENCE) -> Fit:
+    """Fit ``values`` (rows: rounds; columns: sizes; cells: the round's value of the quantity at that size) and
+    predict it at ``target``. Needs two sizes or more; a round missing a size is left out."""
+    values = complete(values)
+    if values.shape[1] < 2:
+        raise GrowthError(f"a fit needs two sizes or more, got {values.shape[1]}")
+    if not target > 0:
+        raise GrowthError(f"the target size must be positive, got {target}")
+    x = forward(values.columns.to_numpy(), model)
+    y = forward(values.to_numpy(), model)
+    per_round = lines(values, model)
+    predicted = mean(per_round[:, 0] * forward(np.array([target]), model)[0] + per_round[:, 1], confidence)
+    prediction = stats.Estimate(*(float(back(np.array([v]), model)[0]) for v in
+                                  (predicted.value, predicted.low, predicted.high)), predicted.n)
+    curvature = None
+    if len(x) > 2:
+        # The bend over the ladder's span in the model's units, with rounding error set to zero (an exact line's
+        # coefficient is 1e-15, not 0, and a t interval of identical values has no width to straddle it).
+        span = (x - x[0]) / (x[-1] - x[0])
+        bends = np.array([np.polyfit(span, row, 2)[0] for row in y])
+        curvature = mean(np.where(np.abs(bends) < 1e-9 * (1 + np.abs(y).max()), 0.0, bends), confidence)
+    return Fit(model, tuple(float(s) for s in values.columns), float(target), prediction,
+               mean(per_round[:, 0], confidence), curvature, tuple(tuple(map(float, line)) for line in per_round))
+
+
+def band(per_round: np.ndarray, sizes: np.ndarray, model: str = "loglog",
+         confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
+    """The rounds' lines (:func:`lines`) at each of ``sizes``: their mean and its t interval, in value units, as
+    :func:`fit` gives them at its target."""
+    rows = []
+    for size in sizes:
+        level = mean(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], confidence)
+        value, low, high = back(np.array([level.value, level.low, level.high]), model)
+        rows.append({"size": float(size), "value": value, "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
+def mean(x: np.ndarray, confidence: float = stats.CONFIDENCE) -> stats.Estimate:
+    """The mean of per-round values with their t interval (NaN for no rounds)."""
+    low, high = stats.t_interval(x, confidence)
+    return stats.Estimate(float(np.mean(x)) if len(x) else math.nan, low, high, len(x))
+
+
+def points(values: pd.DataFrame, model: str = "loglog", confidence: float = stats.CONFIDENCE) -> list[dict]:
+    """Each size's value over its rounds with its t interval, taken in the model's coordinates (a geometric mean
+    under loglog)."""
+    out = []
+    for size, column in values.sort_index(axis=1).items():
+        level = mean(forward(column.dropna().to_numpy(), model), confidence)
+        value, low, high = back(np.array([level.value, level.low, level.high]), model)
+        out.append({"size": float(size), **stats.Estimate(float(value), float(low), float(high), level.n).to_dict()})
+    return out

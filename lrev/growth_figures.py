@@ -1,0 +1,118 @@
+"""Figures of the claims judged at the seeds' sizes: one per claim with a ``grows`` part (:mod:`lrev.claims`),
+drawn from its study's claims file alone.
+
+A panel per part, a colour per version:
+
+- the measured sizes, each with its interval over rounds (points and bars);
+- the mean of the rounds' lines with its interval (:func:`lrev.growth.band`): solid over the measured sizes,
+  dashed out to the seed's size;
+- the seed's size (a vertical line) and the seed's own number there (a star; for a band, its range);
+- a version whose ladder gave no verdict keeps its points, without a line.
+
+CLI: ``python -m lrev.growth_figures --registry claims/<s>.yaml --claims results/<s>/claims.json --claim ID
+--out FIGDIR``
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Sequence
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import seaborn as sns
+import yaml
+
+from lrev import growth, plots
+from lrev.config import version_key
+from lrev.io import read_json
+
+
+def grown(registry: dict[str, Any]) -> list[str]:
+    """The ids of the registry's claims with a part judged at the seed's size."""
+    return [c["id"] for c in registry["claims"] if any("grows" in p for p in c["parts"])]
+
+
+def name(claim: str) -> str:
+    return f"growth-{claim}"
+
+
+def _parts(claims: dict[str, Any], claim: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Each part label of ``claim`` with its (version, part) pairs that carry a ladder, versions in release order."""
+    out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    rows = sorted((r for r in claims["verdicts"] if r["claim"] == claim), key=lambda r: version_key(r["version"]))
+    for row in rows:
+        for part in row["parts"]:
+            if "extrapolated" in part:
+                out.setdefault(part["label"], []).append((row["version"], part))
+    return out
+
+
+def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
+    parts = _parts(claims, claim)
+    if not parts:
+        raise ValueError(f"claim {claim} has no part judged at the seed's size in this claims file")
+    versions = sorted({v for pairs in parts.values() for v, _ in pairs}, key=version_key)
+    palette = dict(zip(versions, sns.color_palette("colorblind", len(versions))))
+    fig, axes = plt.subplots(1, len(parts), figsize=(3.6 * len(parts), 3.0), squeeze=False)
+    for ax, (label, pairs) in zip(axes[0], parts.items()):
+        for version, part in pairs:
+            _draw(ax, part, palette[version], version)
+        grown = pairs[0][1]["extrapolated"]
+        ax.axvline(grown["at"], color="0.4", lw=0.8, ls=":")
+        claimed, band = pairs[0][1].get("claimed"), pairs[0][1].get("band")
+        if claimed is not None:
+            err = None if not band else [[claimed - band[0]], [band[1] - claimed]]
+            ax.errorbar([grown["at"]], [claimed], yerr=err, marker="*", ms=11, color="black", capsize=3, ls="none",
+                        label="seed")
+        ax.set_xscale("log")
+        if grown["model"] == "loglog":
+            plots.log_y(ax)
+        ax.set_xlabel(f"{grown['over']} size (the seed's: {grown['why']})", fontsize=7)
+        ax.set_ylabel(pairs[0][1]["quantity"], fontsize=8)
+        ax.set_title(label, fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _draw(ax: plt.Axes, part: dict[str, Any], color: Any, version: str) -> None:
+    grown = part["extrapolated"]
+    points = [p for p in grown["points"] if p["value"] is not None]
+    if points:
+        x = np.array([p["size"] for p in points])
+        y = np.array([p["value"] for p in points])
+        low = np.array([np.nan if p["low"] is None else p["low"] for p in points])
+        high = np.array([np.nan if p["high"] is None else p["high"] for p in points])
+        ax.errorbar(x, y, yerr=[y - low, high - y], marker="o", ms=4, ls="none", color=color, capsize=2,
+                    label=version)
+    if not grown.get("lines"):
+        return
+    lines = np.array(grown["lines"], dtype=float)
+    low, high, target = min(grown["sizes"]), max(grown["sizes"]), grown["at"]
+    spans = [(low, high, "-")] + ([(high, target, "--")] if target > high else []) + \
+        ([(target, low, "--")] if target < low else [])
+    for start, stop, style in spans:
+        b = growth.band(lines, np.geomspace(start, stop, 32), grown["model"])
+        ax.plot(b["size"], b["value"], ls=style, color=color, lw=1)
+        ax.fill_between(b["size"], b["low"], b["high"], color=color, alpha=0.15, lw=0)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--registry", type=Path, required=True, help="claims/<study>.yaml")
+    parser.add_argument("--claims", type=Path, required=True, help="the study's claims file (lrev.claims)")
+    parser.add_argument("--claim", required=True, help="the claim id to draw")
+    parser.add_argument("--out", type=Path, required=True, help="the study's figures folder")
+    args = parser.parse_args(argv)
+    if args.claim not in grown(yaml.safe_load(args.registry.read_text())):
+        raise SystemExit(f"{args.registry}: claim {args.claim} has no part with 'grows'")
+    matplotlib.use("Agg")
+    plots.theme()
+    plots.save(figure(read_json(args.claims), args.claim), args.out, name(args.claim))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""A claim part with ``grows`` is judged a second time at the seed's size, from per-round lines through a size
+ladder; the results are synthetic, the study pk's with a per-fork size column added."""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from lrev import claims, growth_figures
+from lrev.pk import study
+from lrev.studies import Quantity
+
+RUNGS = {"small": 1e5, "medium": 3e5, "large": 1e6}
+WHERE = {"corpus": "large", "layout": "multi", "miss_rate": 0.0, "threads": 1}
+SEED_DOCS = 3e7
+
+
+@pytest.fixture(autouse=True)
+def sized_pk(monkeypatch):
+    """pk with a ``docs`` quantity on its lookups table."""
+    sized = SimpleNamespace(BASELINE=study.BASELINE, AA=study.AA, PACE=None,
+                            QUANTITIES={**study.QUANTITIES, "docs": Quantity("lookups", "docs", study.CONDITION)})
+    monkeypatch.setattr(claims.studies, "get", lambda name: sized)
+
+
+def registry(grows: dict | None = None, value: float = 1.5) -> dict:
+    part = {"label": "FST50 / default", "quantity": "lookups_per_s", "where": WHERE, "a": {"contender": "FST50"},
+            "b": {"contender": "default"}, "expect": {"direction": "greater", "value": value},
+            "grows": grows or {"over": "corpus", "size": "docs", "at": SEED_DOCS, "why": "the seed's 30M docs"},
+            "versions": ["9.12.3"]}
+    claim = {"id": "x-3", "seed": "s", "kind": "claim", "statement": "s", "quote": "q", "claimed": "c",
+             "parts": [part], "not_applicable": {}}
+    out = {"study": "pk", "versions": ["9.12.3"], "aa_tolerance": 1.10, "claims": [claim]}
+    claims.validate(out)
+    return out
+
+
+def lookups(ratio, rungs=RUNGS, rounds=5, seed=5189) -> SimpleNamespace:
+    """Per round and rung: default at 100 lookups/s, its A/A beside it, and FST50 at ``ratio(docs)`` times
+    it; each fork off by 3% lognormal noise."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for corpus, docs in rungs.items():
+        for r in range(rounds):
+            for contender, speed in (("default", 100.0), (study.AA, 100.0), ("FST50", 100.0 * ratio(docs))):
+                rows.append({"version": "9.12.3", "contender": contender, "round": r, "fork": f"{contender}-{r}",
+                             **WHERE, "corpus": corpus, "iteration": 0, "docs": docs, "stable": 1,
+                             "lookups_per_s": speed * math.exp(rng.normal(0, 0.03))})
+    return SimpleNamespace(lookups=pd.DataFrame(rows))
+
+
+def verdict(reg, results) -> dict:
+    return claims.evaluate(reg, results)["verdicts"][0]
+
+
+def test_a_ratio_that_grows_past_its_threshold_holds_at_the_seed_size_and_is_marked_extrapolated():
+    """1.2 × (docs / 1e5) ^ 0.1: 1.51 at 1M docs, which the interval cannot clear by the A/A's band, and 1.9 at
+    the seed's 30M."""
+    row = verdict(registry(), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1))
+    grown = row["parts"][0]["extrapolated"]
+    assert row["parts"][0]["verdict"] != "holds"
+    assert grown["verdict"] == "holds" and grown["extrapolated"] is True and grown["describes"] is True
+    assert grown["prediction"]["value"] == pytest.approx(1.2 * 300 ** 0.1, rel=0.1)
+    assert [p["size"] for p in grown["points"]] == sorted(RUNGS.values())
+    assert row["extrapolated"] == {"verdict": "holds", "reason": None}
+
+
+def test_a_ratio_that_stays_below_its_threshold_fails_at_the_seed_size():
+    row = verdict(registry(value=3.0), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1))
+    assert row["parts"][0]["extrapolated"]["verdict"] == "fails"
+
+
+def test_one_size_gives_no_extrapolated_verdict_and_says_so():
+    row = verdict(registry(), lookups(lambda d: 2.0, rungs={"large": 1e6}))
+    grown = row["parts"][0]["extrapolated"]
+    assert grown["verdict"] is None and grown["reason"].startswith("one size measured")
+    assert row["extrapolated"]["verdict"] is None
+
+
+def test_a_ladder_that_bends_gives_no_extrapolated_verdict():
+    """Flat to 300K docs, then 2.5× at 1M: no line describes that, and the curvature interval says so."""
+    rungs = {"small": 1e5, "medium": 3e5, "large": 1e6}
+    row = verdict(registry(), lookups(lambda d: 1.0 if d <= 3e5 else 2.5, rungs=rungs))
+    grown = row["parts"][0]["extrapolated"]
+    assert grown["describes"] is False and grown["verdict"] is None and "bend" in grown["reason"]
+
+
+def test_two_sizes_extrapolate_and_say_the_line_is_unchecked():
+    rungs = {"small": 1e5, "large": 1e6}
+    grown = verdict(registry(), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1, rungs=rungs))["parts"][0]["extrapolated"]
+    assert grown["verdict"] == "holds" and grown["describes"] is None and "two sizes" in grown["reason"]
+
+
+def test_grows_over_a_key_outside_the_condition_names_it():
+    reg = registry({"over": "segments", "size": "docs", "at": SEED_DOCS, "why": "w"})
+    with pytest.raises(claims.RegistryError, match="x-3, part 'FST50 / default': grows needs 'over'.*segments"):
+        verdict(reg, lookups(lambda d: 2.0))
+
+
+def test_grows_cannot_extrapolate_a_ratio_of_ratios():
+    reg = registry()
+    part = reg["claims"][0]["parts"][0]
+    part["c"], part["d"] = {"contender": "FST50"}, {"contender": "default"}
+    with pytest.raises(claims.RegistryError, match="x-3, part 'FST50 / default': grows extrapolates a ratio"):
+        claims.validate(reg)
+
+
+def test_a_non_positive_seed_size_is_a_registry_error():
+    with pytest.raises(claims.RegistryError, match="x-3.*at"):
+        registry({"over": "corpus", "size": "docs", "at": 0, "why": "w"})
+
+
+def test_the_growth_figure_draws_each_version_with_its_ladder_and_the_seed(tmp_path):
+    reg = registry()
+    judged = claims.evaluate(reg, lookups(lambda d: 1.2 * (d / 1e5) ** 0.1))
+    fig = growth_figures.figure(judged, "x-3")
+    (ax,) = fig.axes
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["9.12.3", "seed"]
+    assert ax.get_xscale() == "log" and ax.get_xlim()[1] >= SEED_DOCS
+    # The solid line over the measured sizes, then the dashed one out to the seed's.
+    assert [line.get_linestyle() for line in ax.get_lines() if len(line.get_xdata()) == 32] == ["-", "--"]
+    with pytest.raises(ValueError, match="claim x-9 has no part judged at the seed's size"):
+        growth_figures.figure(judged, "x-9")
+
+
+def test_the_growth_figure_command_refuses_a_claim_without_a_ladder(tmp_path):
+    reg = tmp_path / "claims.yaml"
+    reg.write_text(yaml.safe_dump(registry()))
+    with pytest.raises(SystemExit, match="claim x-9 has no part with 'grows'"):
+        growth_figures.main(["--registry", str(reg), "--claims", str(tmp_path / "none.json"), "--claim", "x-9",
+                             "--out", str(tmp_path)])
