@@ -55,8 +55,9 @@ class Fit:
 
     @property
     def describes(self) -> bool | None:
-        """Whether a line describes the measured sizes: None when two sizes leave nothing to check it by."""
-        if self.curvature is None:
+        """Whether a line describes the measured sizes: None when two sizes, or fewer than two complete rounds, leave
+        nothing to check it by."""
+        if self.curvature is None or self.curvature.n < 2:
             return None
         low, high = self.curvature.low, self.curvature.high
         return not (math.isnan(low) or low > 0 or high < 0)

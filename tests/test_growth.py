@@ -79,6 +79,12 @@ def test_two_sizes_fit_exactly_and_say_the_check_is_impossible():
     assert fit.to_dict()["describes"] is None
 
 
+def test_one_complete_round_leaves_the_line_unchecked_not_rejected():
+    values = pd.DataFrame([[1.0, 2.0, 4.0], [1.0, np.nan, 4.0]], columns=SIZES)
+    fit = growth.fit(values, 3e6)
+    assert fit.prediction.n == 1 and fit.describes is None
+
+
 def test_rounds_missing_a_size_are_left_out():
     values = pd.DataFrame([[1.0, 2.0, 4.0], [1.0, np.nan, 4.0], [1.0, 2.0, 4.0]], columns=SIZES)
     assert growth.fit(values, 3e6).prediction.n == 2
