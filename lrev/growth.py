@@ -70,6 +70,11 @@ class Fit:
                 "lines": [list(line) for line in self.lines]}
 
 
+def grown(registry: dict) -> list[str]:
+    """The ids of a claims registry's claims with a part judged at the seed's size (``grows``)."""
+    return [c["id"] for c in registry["claims"] if any("grows" in p for p in c["parts"])]
+
+
 def _check(model: str) -> None:
     if model not in MODELS:
         raise GrowthError(f"unknown growth model {model!r}; one of {', '.join(MODELS)}")

@@ -29,11 +29,6 @@ from lrev.config import version_key
 from lrev.io import read_json
 
 
-def grown(registry: dict[str, Any]) -> list[str]:
-    """The ids of the registry's claims with a part judged at the seed's size."""
-    return [c["id"] for c in registry["claims"] if any("grows" in p for p in c["parts"])]
-
-
 def name(claim: str) -> str:
     return f"growth-{claim}"
 
@@ -107,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--claim", required=True, help="the claim id to draw")
     parser.add_argument("--out", type=Path, required=True, help="the study's figures folder")
     args = parser.parse_args(argv)
-    if args.claim not in grown(yaml.safe_load(args.registry.read_text())):
+    if args.claim not in growth.grown(yaml.safe_load(args.registry.read_text())):
         raise SystemExit(f"{args.registry}: claim {args.claim} has no part with 'grows'")
     matplotlib.use("Agg")
     plots.theme()

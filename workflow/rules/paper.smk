@@ -5,7 +5,7 @@
 #                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
 import yaml
 
-from lrev import growth_figures
+from lrev import growth, growth_figures
 from lrev.claims import MIN_ROUNDS
 from lrev.plots import FORMATS
 
@@ -21,7 +21,7 @@ def study_outputs(key):
 def grown_figures(study):
     """The figures of the study's claims judged at the seed's size (a part with ``grows`` in its registry)."""
     registry = yaml.safe_load(Path(f"claims/{study}.yaml").read_text())
-    return [ROOT / f"figures/{study}/{growth_figures.name(c)}.{fmt}" for c in growth_figures.grown(registry)
+    return [ROOT / f"figures/{study}/{growth_figures.name(c)}.{fmt}" for c in growth.grown(registry)
             for fmt in FORMATS]
 
 
