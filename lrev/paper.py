@@ -130,6 +130,26 @@ def seed_size(grown: dict[str, Any]) -> str:
     return f"{head}: {grown['verdict']}{leaning}, extrapolated ({fitted}{note})"
 
 
+def growth_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each part judged at the seed's size, per version: its measured ratio and verdict, the fit's prediction at the
+    seed's size and its verdict there (or why none), and the seed's own number."""
+    rows = []
+    for verdict in claims["verdicts"]:
+        for part in verdict["parts"]:
+            grown = part.get("extrapolated")
+            if grown is None:
+                continue
+            predicted = grown.get("prediction")
+            rows.append({"claim": verdict["claim"], "version": verdict["version"], "label": part["label"],
+                         "measured": estimate(part), "measured_verdict": part["verdict"],
+                         "sizes": ", ".join(f"{pt['size']:,.0f}" for pt in grown["points"]),
+                         "model": grown["model"], "at": f"{grown['at']:,.0f}",
+                         "predicted": estimate(predicted) if predicted else "none",
+                         "verdict": grown["verdict"], "reason": grown.get("reason"),
+                         "claimed": fmt(part.get("claimed")), "band": part.get("band")})
+    return rows
+
+
 def tally(verdicts: Iterable[str]) -> dict[str, Any]:
     """The counts a matrix of cells gives: every cell, those that apply (not n/a), those decided (holds, fails,
     answer), and each verdict's; the decided share is of the applicable cells."""
@@ -249,6 +269,7 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     return {
         **numbers,
         "growth": [{"claim": c, "figure": growth_figures.name(c)} for c in grown],
+        "growth_rows": growth_rows(claims),
         "versions": claims["versions"],
         "claims": claims["claims"],
         "claim_rows": claim_rows(claims),

@@ -138,13 +138,14 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
 
 
 GROWN = {"over": "corpus", "at": 3e8, "why": "the seed's 300M docs", "model": "loglog", "sizes": [1e6, 4e6, 1.6e7],
+         "points": [{"size": s, "value": 1.0, "low": 0.9, "high": 1.1, "n": 4} for s in (1e6, 4e6, 1.6e7)],
          "prediction": {"value": 140.0, "low": 110.0, "high": 180.0, "n": 4}, "verdict": "holds", "leaning": None,
          "reason": None}
 
 
 def test_a_verdict_at_the_seed_size_sits_beside_the_measured_one_and_is_counted_apart(fixture_claims):
     row = next(r for r in fixture_claims["verdicts"] if (r["claim"], r["version"]) == ("c-1", "9.12.3"))
-    row["parts"][0]["extrapolated"] = GROWN
+    row["parts"][0].update(extrapolated=GROWN, claimed=100.0)
     row["extrapolated"] = {"verdict": "holds", "reason": None}
     grid = {(r["claim"], c["version"]): c for r in paper.matrix(fixture_claims)["rows"] for c in r["cells"]}
     cell = grid[("c-1", "9.12.3")]
@@ -153,6 +154,10 @@ def test_a_verdict_at_the_seed_size_sits_beside_the_measured_one_and_is_counted_
     m = paper.matrix(fixture_claims)
     assert m["counts"]["by_verdict"]["holds"] == 1 and m["extrapolated_counts"]["by_verdict"]["holds"] == 1
     assert m["extrapolated_counts"]["cells"] == 1
+    (grown,) = paper.growth_rows(fixture_claims)
+    assert (grown["claim"], grown["version"], grown["measured_verdict"], grown["verdict"]) == \
+        ("c-1", "9.12.3", "untestable", "holds")
+    assert (grown["predicted"], grown["at"], grown["claimed"]) == ("140.00 [110.00, 180.00], n=4", "300,000,000", "100.00")
     text = {(r["claim"], r["version"]): r for r in paper.claim_rows(fixture_claims)}[("c-1", "9.12.3")]
     assert text["extrapolated"] == "holds"
     assert text["measured"].endswith("; at the seed's size (the seed's 300M docs): holds, extrapolated (loglog fit "
@@ -289,6 +294,7 @@ def test_lib_renders_a_verdict_at_the_seed_size_in_the_matrix_and_its_figure(fix
     plt.figure(figsize=(1, 1)).savefig(figure)
     plt.close("all")
     numbers["studies"]["fx"].update(growth=[{"claim": "c-1", "figure": "growth-c-1"}],
+                                    growth_rows=paper.growth_rows(fixture_claims),
                                     figures={"growth-c-1": "figures/growth-c-1.png"})
     write_json(tmp_path / "numbers.json", numbers)
     doc = tmp_path / "doc.typ"
@@ -300,5 +306,8 @@ def test_lib_renders_a_verdict_at_the_seed_size_in_the_matrix_and_its_figure(fix
     _, *body = grid["children"]
     c1 = [_text(c) for c in body[6:]]
     assert c1[0] == "c-1" and c1[4] == "s↓ →✓"
-    caption = _text(json.loads(typst.query(str(doc), "figure", **compile_args))[0]["caption"])
-    assert "Claim c-1 at the seed's size" in caption and "9.12.3 holds" in " ".join(caption.split())
+    table, image = json.loads(typst.query(str(doc), "figure", **compile_args))
+    rows = " ".join(_text(table["body"]).split())
+    assert "c-1 9.12.3 speed-up" in rows and "140.00 [110.00, 180.00], n=4 holds" in rows
+    caption = " ".join(_text(image["caption"]).split())
+    assert "Claim c-1 at the seed's size" in caption and "9.12.3 holds" in caption
