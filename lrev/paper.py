@@ -301,7 +301,12 @@ def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:
             "disk_gib": fmt(totals["disk_gib"], 0), "forks": fitted.get("run", 0), "indexes": fitted.get("index", 0),
             "benchmarks": fitted.get("bench", 0), "study_hours": studies,
             "degenerate": len(plan["degenerate"]),
-            "scales": sorted({row["scale"] for row in plan["fitted_on"]}), "unestimated": plan["unestimated"]}
+            "scales": sorted({row["scale"] for row in plan["fitted_on"]}), "unestimated": plan["unestimated"],
+            "errors": [{"study": e["study"], "kind": "forks" if e["kind"] == "run" else "index builds",
+                        "sizes": ", ".join(f"{n:,}" for n in e["sizes"]), "in_sample": f"{e['in_sample'] * 100:.0f}%",
+                        "held_out": None if e["held_out"] is None else
+                        {"docs": f"{e['held_out']['docs']:,}", "error": f"{e['held_out']['error'] * 100:+.0f}%"}}
+                       for e in plan.get("errors", [])]}
 
 
 def compile_pdf(numbers_file: Path, out: Path) -> None:

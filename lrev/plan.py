@@ -302,6 +302,33 @@ def fork_seconds(root: Path, study: str, settings: dict[str, Any], forks: Sequen
     return float(other + sum(configured(h, settings, f) for f in forks) / len(forks))
 
 
+def held_out(obs: pd.DataFrame) -> list[dict[str, Any]]:
+    """How well the size fits predict, per (study, kind, shape) whose observations span two sizes or more: the
+    largest relative error of the fit on every size it was fitted on, and, from three sizes on, the error of a fit
+    on all but the largest size at predicting that one (the way the plan extrapolates to the seeds' sizes). Index
+    builds and forks (a fork's time beyond its configured seconds); a corpus's time is in its benchmarks only."""
+    timed = obs[obs.kind.isin(["index", "run"]) & obs.docs.notna() & obs.seconds.notna()]
+    timed = timed.assign(seconds=timed.seconds - timed.configured.fillna(0.0))
+    out = []
+    for (study, kind, shape), rows in timed.groupby(["study", "kind", "shape"], sort=True):
+        by_size = rows.groupby("docs").seconds.mean().sort_index()
+        if len(by_size) < 2:
+            continue
+        per_doc = kind == "index"
+        whole = fit(rows.docs, rows.seconds, per_doc)
+        row: dict[str, Any] = {"study": study, "kind": kind, "shape": shape, "sizes": [int(n) for n in by_size.index],
+                               "in_sample": float(max(abs(whole(n) / t - 1) for n, t in by_size.items())),
+                               "held_out": None}
+        if len(by_size) > 2:
+            largest = by_size.index[-1]
+            smaller = rows[rows.docs < largest]
+            predicted = fit(smaller.docs, smaller.seconds, per_doc)(largest)
+            row["held_out"] = {"docs": int(largest), "predicted": float(predicted),
+                               "measured": float(by_size.iloc[-1]), "error": float(predicted / by_size.iloc[-1] - 1)}
+        out.append(row)
+    return out
+
+
 def subtotals(table: pd.DataFrame) -> list[dict[str, Any]]:
     """Per study (jobs of no study under "shared"): jobs, estimated jobs, hours, peak memory and disk."""
     out = []
@@ -329,6 +356,7 @@ def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
         "model": " ".join(MODEL.split()),
         "fitted_on": fitted.to_dict(orient="records"),
         "degenerate": degenerate,
+        "errors": held_out(obs),
         "unestimated": {rule: int(n) for rule, n in table[table.seconds.isna()].groupby("rule").size().items()},
         "jobs": table.astype(object).where(table.notna(), None).to_dict(orient="records"),
         "studies_totals": subtotals(table),
@@ -356,12 +384,22 @@ def render(result: dict[str, Any]) -> str:
         f"Fitted on (under {result['outdir']}/):", fitted.to_string(index=False), "",
         "Model: " + result["model"], "",
         *(["Degenerate fits (too few sizes on disk to fix both coefficients):", *degenerate, ""] if degenerate else []),
+        *(["Errors of the fits (in sample: the worst size it was fitted on; held out: the largest size predicted "
+           "from the smaller):", *(_error(e) for e in result["errors"]), ""] if result["errors"] else []),
         "Not estimated (jobs): " + (", ".join(f"{rule} ({n})" for rule, n in result["unestimated"].items()) or "none")
         + ".", "",
         "Per study:", per_study.to_string(index=False), "",
         f"Totals: {t['jobs']} jobs ({t['estimated_jobs']} estimated), {t['hours']:.1f} h of runtime one job at a "
         f"time, {t['peak_memory_gib']:.1f} GiB peak memory of a job, {t['disk_gib']:.1f} GiB of disk.",
     ])
+
+
+def _error(e: dict[str, Any]) -> str:
+    sizes = ", ".join(f"{n:,}" for n in e["sizes"])
+    held = e["held_out"]
+    tail = (f"; held out {held['docs']:,} docs: {held['predicted']:.1f} s predicted, {held['measured']:.1f} s "
+            f"measured ({held['error'] * 100:+.0f}%)" if held else "; two sizes: none held out")
+    return f"- {e['study']} {e['kind']} {e['shape'] or ''} (sizes {sizes}): in sample {e['in_sample'] * 100:.0f}%{tail}"
 
 
 def _count(value: float) -> str:

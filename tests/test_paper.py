@@ -311,3 +311,16 @@ def test_lib_renders_a_verdict_at_the_seed_size_in_the_matrix_and_its_figure(fix
     assert "c-1 9.12.3 speed-up" in rows and "140.00 [110.00, 180.00], n=4 holds" in rows
     caption = " ".join(_text(image["caption"]).split())
     assert "Claim c-1 at the seed's size" in caption and "9.12.3 holds" in caption
+
+
+def test_plan_numbers_give_each_fit_its_error_in_sample_and_held_out():
+    errors = [{"study": "fx", "kind": "index", "shape": "full", "sizes": [100000, 300000, 3000000], "in_sample": 0.123,
+               "held_out": {"docs": 3000000, "predicted": 32.0, "measured": 40.0, "error": -0.2}},
+              {"study": "fx", "kind": "run", "shape": "", "sizes": [10000, 100000], "in_sample": 0.0, "held_out": None}]
+    result = {"scale": "seed", "totals": {"jobs": 2, "estimated_jobs": 1, "hours": 1.0, "peak_memory_gib": 1.0,
+                                          "disk_gib": 1.0}, "fitted_on": [], "unestimated": {}, "degenerate": [],
+              "studies_totals": [], "errors": errors}
+    got = paper.plan_numbers(result)["errors"]
+    assert got[0] == {"study": "fx", "kind": "index builds", "sizes": "100,000, 300,000, 3,000,000", "in_sample": "12%",
+                      "held_out": {"docs": "3,000,000", "error": "-20%"}}
+    assert (got[1]["kind"], got[1]["held_out"]) == ("forks", None)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from lrev import config, plan
@@ -206,3 +207,29 @@ def test_a_join_fork_is_charged_its_loops_at_the_target_scale():
     assert hook.configured(settings, "10.6.0_scan_parents-100000") == 3
     assert hook.configured(settings, "10.6.0_update-block_parents-100000") == 25
     assert hook.docs(settings, "join_index", {"corpus": "-parents-100000"}) == 600_000
+
+
+def _observed(kind, docs_seconds, shape="full", configured=None):
+    return pd.DataFrame([{"study": "s", "scale": "x", "kind": kind, "rule": None, "shape": shape, "docs": d,
+                          "seconds": t, "configured": configured, "bytes": 0} for d, t in docs_seconds],
+                        columns=plan.COLUMNS)
+
+
+def test_held_out_predicts_the_largest_size_from_the_smaller_ones():
+    """Index builds of 2 + 1e-5 s per doc at 100K and 300K, and 40 s (not 32) at 3M: the line through the smaller
+    two predicts 32 s, 20% under; a fit on all three misses its worst size by its own residual."""
+    obs = _observed("index", [(1e5, 3.0), (1e5, 3.0), (3e5, 5.0), (3e6, 40.0)])
+    (row,) = plan.held_out(obs)
+    assert (row["study"], row["kind"], row["shape"], row["sizes"]) == ("s", "index", "full", [100000, 300000, 3000000])
+    assert row["held_out"]["predicted"] == pytest.approx(32.0)
+    assert row["held_out"]["error"] == pytest.approx(-0.2)
+    assert 0 < row["in_sample"] < 0.3
+
+
+def test_held_out_needs_three_sizes_and_takes_forks_beyond_their_configured_seconds():
+    obs = pd.concat([_observed("run", [(1e4, 12.0), (1e5, 21.0)], shape="", configured=10.0),
+                     _observed("index", [(1e5, 3.0)])])
+    (row,) = plan.held_out(obs)  # the index has one size: no row
+    assert (row["kind"], row["sizes"], row["held_out"]) == ("run", [10000, 100000], None)
+    assert row["in_sample"] == pytest.approx(0.0, abs=1e-9)  # 2 s and 11 s beyond the configured 10: a line fits
+    assert "two sizes: none held out" in plan._error(row)
