@@ -516,6 +516,7 @@ class _Judge:
         frame = getattr(self.results, quantity.table)
         rest = {k: v for k, v in where_a.items() if k != over}
         values: dict[float, pd.Series] = {}
+        rungs: dict[float, Any] = {}
         converged = True
         for rung in sorted(set(select(frame, version=version_a, contender=a, **rest)[over])):
             at = [(c, {**w, over: rung}, v) for c, w, v in sides]
@@ -525,15 +526,21 @@ class _Judge:
             per_side = [pd.Series({r: float(fn(x)) for r, x in rounds.by_round(f, quantity.column).items()})
                         for f in frames]
             ratio = per_side[0] / per_side[1] if len(per_side) > 1 else per_side[0]
-            # A round whose value is not positive has no log: left out, as a failed round is from a ratio.
-            ratio = ratio.where(ratio > 0) if model == "loglog" else ratio
-            values[float(self.samples(size, a, at[0][1], version_a)[size.column].median())] = ratio
+            # A round without a finite value (a side measured nothing), or under loglog a positive one, is left out as
+            # a failed round is from a ratio.
+            ratio = ratio.where(np.isfinite(ratio) & ((ratio > 0) if model == "loglog" else True))
+            docs = float(self.samples(size, a, at[0][1], version_a)[size.column].median())
+            if docs in rungs:
+                raise self.fail(f"{over} {rungs[docs]} and {rung} are both {grows['size']} {docs:,.0f}: a ladder's "
+                                f"sizes must differ")
+            values[docs], rungs[docs] = ratio, rung
             converged = converged and self.converged(quantity, *at)
         table = pd.DataFrame(values)
         out: dict[str, Any] = {"over": over, "at": grows["at"], "why": grows["why"], "model": model,
+                               "rungs": [rungs[d] for d in sorted(rungs)],
                                "points": growth.points(table, model, self.confidence), "verdict": None}
         if table.shape[1] < 2:
-            return {**out, "reason": f"one size measured ({over} {', '.join(map(str, values)) or 'none'})"}
+            return {**out, "reason": f"one size measured ({over} {', '.join(map(str, rungs.values())) or 'none'})"}
         fit = growth.fit(table, grows["at"], model, self.confidence)
         out.update(fit.to_dict())
         if fit.describes is False:
@@ -542,9 +549,11 @@ class _Judge:
         expect = part["expect"]
         leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
         verdict = withhold(leaning, fit.prediction.n, passes, converged)
-        return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None,
-                "reason": "two sizes: a line fits any two points, so nothing checks it" if fit.describes is None
-                else None}
+        unchecked = None
+        if fit.describes is None:
+            unchecked = ("two sizes: a line fits any two points, so nothing checks it" if len(fit.sizes) == 2 else
+                         "fewer than two rounds measured every size, so nothing checks the line")
+        return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None, "reason": unchecked}
 
     def answer(self, part: dict) -> dict:
         """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up; or, for
@@ -594,12 +603,13 @@ class _Judge:
             row["verdict"] = combine([p["verdict"] for p in parts])
             if row["verdict"] in WITHHELD:
                 row["leaning"] = combine([p["leaning"] or p["verdict"] for p in parts])
-            grown = [p["extrapolated"] for p in parts if "extrapolated" in p]
-            if grown:
-                # At the seed's size, by its extrapolated parts only: the others were not extrapolated.
+            if any("extrapolated" in p for p in parts):
+                # At the seed's size: the extrapolated parts there, the others as measured (a part that is not fitted
+                # on a ladder says at the seed's size what it says here, or is untestable there too).
+                grown = [p["extrapolated"] for p in parts if "extrapolated" in p]
                 missing = next((g["reason"] for g in grown if g["verdict"] is None), None)
-                row["extrapolated"] = {"verdict": None if missing else combine([g["verdict"] for g in grown]),
-                                       "reason": missing}
+                at_seed = [p["extrapolated"]["verdict"] if "extrapolated" in p else p["verdict"] for p in parts]
+                row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing}
         return row
 
 

@@ -50,29 +50,31 @@ class Fit:
     lines: tuple[tuple[float, float], ...]
 
     @property
-    def extrapolated(self) -> bool:
+    def beyond_ladder(self) -> bool:
         return not min(self.sizes) <= self.target <= max(self.sizes)
 
     @property
     def describes(self) -> bool | None:
         """Whether a line describes the measured sizes: None when two sizes, or fewer than two complete rounds, leave
-        nothing to check it by."""
-        if self.curvature is None or self.curvature.n < 2:
+        nothing to check it by (no interval of the curvature)."""
+        low, high = (math.nan, math.nan) if self.curvature is None else (self.curvature.low, self.curvature.high)
+        if math.isnan(low) or math.isnan(high):
             return None
-        low, high = self.curvature.low, self.curvature.high
-        return not (math.isnan(low) or low > 0 or high < 0)
+        return not (low > 0 or high < 0)
 
     def to_dict(self) -> dict:
         return {"model": self.model, "sizes": list(self.sizes), "target": self.target,
                 "prediction": self.prediction.to_dict(), "slope": self.slope.to_dict(),
                 "curvature": None if self.curvature is None else self.curvature.to_dict(),
-                "describes": self.describes, "extrapolated": self.extrapolated,
+                "describes": self.describes, "beyond_ladder": self.beyond_ladder,
                 "lines": [list(line) for line in self.lines]}
 
 
-def grown(registry: dict) -> list[str]:
-    """The ids of a claims registry's claims with a part judged at the seed's size (``grows``)."""
-    return [c["id"] for c in registry["claims"] if any("grows" in p for p in c["parts"])]
+def grown(registry: dict, versions: list[str]) -> list[str]:
+    """The ids of a claims registry's claims with a part judged at the seed's size (``grows``) on one of ``versions``
+    (the run's) where the claim applies."""
+    return [c["id"] for c in registry["claims"]
+            if any("grows" in p and set(p["versions"]) & set(versions) - set(c["not_applicable"]) for p in c["parts"])]
 
 
 def _check(model: str) -> None:
@@ -113,39 +115,40 @@ def lines(values: pd.DataFrame, model: str = "loglog") -> np.ndarray:
 def fit(values: pd.DataFrame, target: float, model: str = "loglog",
         confidence: float = stats.CONFIDENCE) -> Fit:
     """Fit ``values`` (rows: rounds; columns: sizes; cells: the round's value of the quantity at that size) and
-    predict it at ``target``. Needs two sizes or more; a round missing a size is left out."""
+    predict it at ``target``. Needs two sizes or more; a round missing a size is left out (none left: a NaN
+    prediction over no rounds)."""
     values = complete(values)
     if values.shape[1] < 2:
         raise GrowthError(f"a fit needs two sizes or more, got {values.shape[1]}")
     if not target > 0:
         raise GrowthError(f"the target size must be positive, got {target}")
-    x = forward(values.columns.to_numpy(), model)
-    y = forward(values.to_numpy(), model)
     per_round = lines(values, model)
-    predicted = mean(per_round[:, 0] * forward(np.array([target]), model)[0] + per_round[:, 1], confidence)
-    prediction = stats.Estimate(*(float(back(np.array([v]), model)[0]) for v in
-                                  (predicted.value, predicted.low, predicted.high)), predicted.n)
     curvature = None
-    if len(x) > 2:
+    if values.shape[1] > 2 and len(values):
         # The bend over the ladder's span in the model's units, with rounding error set to zero (an exact line's
         # coefficient is 1e-15, not 0, and a t interval of identical values has no width to straddle it).
+        x, y = forward(values.columns.to_numpy(), model), forward(values.to_numpy(), model)
         span = (x - x[0]) / (x[-1] - x[0])
         bends = np.array([np.polyfit(span, row, 2)[0] for row in y])
         curvature = mean(np.where(np.abs(bends) < 1e-9 * (1 + np.abs(y).max()), 0.0, bends), confidence)
-    return Fit(model, tuple(float(s) for s in values.columns), float(target), prediction,
+    return Fit(model, tuple(float(s) for s in values.columns), float(target), at(per_round, target, model, confidence),
                mean(per_round[:, 0], confidence), curvature, tuple(tuple(map(float, line)) for line in per_round))
+
+
+def at(per_round: np.ndarray, size: float, model: str = "loglog",
+       confidence: float = stats.CONFIDENCE) -> stats.Estimate:
+    """The rounds' lines (:func:`lines`) at ``size``: their mean and its t interval, in value units (under loglog, a
+    geometric mean). The interval holds if the model does: a bend too slight for the ladder to show grows with the
+    distance to ``size`` and is not in it."""
+    level = mean(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], confidence)
+    value, low, high = back(np.array([level.value, level.low, level.high]), model)
+    return stats.Estimate(float(value), float(low), float(high), level.n)
 
 
 def band(per_round: np.ndarray, sizes: np.ndarray, model: str = "loglog",
          confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
-    """The rounds' lines (:func:`lines`) at each of ``sizes``: their mean and its t interval, in value units, as
-    :func:`fit` gives them at its target."""
-    rows = []
-    for size in sizes:
-        level = mean(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], confidence)
-        value, low, high = back(np.array([level.value, level.low, level.high]), model)
-        rows.append({"size": float(size), "value": value, "low": low, "high": high})
-    return pd.DataFrame(rows)
+    """:func:`at` each of ``sizes``, one row each (size, value, low, high)."""
+    return pd.DataFrame([{"size": float(size), **at(per_round, size, model, confidence).to_dict()} for size in sizes])
 
 
 def mean(x: np.ndarray, confidence: float = stats.CONFIDENCE) -> stats.Estimate:

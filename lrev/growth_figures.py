@@ -9,6 +9,8 @@ A panel per part, a colour per version:
 - the seed's size (a vertical line) and the seed's own number there (a star; for a band, its range);
 - a version whose ladder gave no verdict keeps its points, without a line.
 
+Every interval is at the claims file's confidence (95%, or more where a budget looks at its rounds again).
+
 CLI: ``python -m lrev.growth_figures --registry claims/<s>.yaml --claims results/<s>/claims.json --claim ID
 --out FIGDIR``
 """
@@ -53,7 +55,7 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
     fig, axes = plt.subplots(1, len(parts), figsize=(3.6 * len(parts), 3.0), squeeze=False)
     for ax, (label, pairs) in zip(axes[0], parts.items()):
         for version, part in pairs:
-            _draw(ax, part, palette[version], version)
+            _draw(ax, part, palette[version], version, claims["confidence"])
         grown = pairs[0][1]["extrapolated"]
         ax.axvline(grown["at"], color="0.4", lw=0.8, ls=":")
         claimed, band = pairs[0][1].get("claimed"), pairs[0][1].get("band")
@@ -73,7 +75,7 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
     return fig
 
 
-def _draw(ax: plt.Axes, part: dict[str, Any], color: Any, version: str) -> None:
+def _draw(ax: plt.Axes, part: dict[str, Any], color: Any, version: str, confidence: float) -> None:
     grown = part["extrapolated"]
     points = [p for p in grown["points"] if p["value"] is not None]
     if points:
@@ -83,14 +85,14 @@ def _draw(ax: plt.Axes, part: dict[str, Any], color: Any, version: str) -> None:
         high = np.array([np.nan if p["high"] is None else p["high"] for p in points])
         ax.errorbar(x, y, yerr=[y - low, high - y], marker="o", ms=4, ls="none", color=color, capsize=2,
                     label=version)
-    if not grown.get("lines"):
+    if grown["verdict"] is None or not grown.get("lines"):
         return
     lines = np.array(grown["lines"], dtype=float)
     low, high, target = min(grown["sizes"]), max(grown["sizes"]), grown["at"]
     spans = [(low, high, "-")] + ([(high, target, "--")] if target > high else []) + \
         ([(target, low, "--")] if target < low else [])
     for start, stop, style in spans:
-        b = growth.band(lines, np.geomspace(start, stop, 32), grown["model"])
+        b = growth.band(lines, np.geomspace(start, stop, 32), grown["model"], confidence)
         ax.plot(b["size"], b["value"], ls=style, color=color, lw=1)
         ax.fill_between(b["size"], b["low"], b["high"], color=color, alpha=0.15, lw=0)
 
@@ -102,11 +104,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--claim", required=True, help="the claim id to draw")
     parser.add_argument("--out", type=Path, required=True, help="the study's figures folder")
     args = parser.parse_args(argv)
-    if args.claim not in growth.grown(yaml.safe_load(args.registry.read_text())):
-        raise SystemExit(f"{args.registry}: claim {args.claim} has no part with 'grows'")
+    judged = read_json(args.claims)
+    if args.claim not in growth.grown(yaml.safe_load(args.registry.read_text()), judged["versions"]):
+        raise SystemExit(f"{args.registry}: claim {args.claim} has no part with 'grows' on the versions judged in "
+                         f"{args.claims}")
     matplotlib.use("Agg")
     plots.theme()
-    plots.save(figure(read_json(args.claims), args.claim), args.out, name(args.claim))
+    plots.save(figure(judged, args.claim), args.out, name(args.claim))
 
 
 if __name__ == "__main__":

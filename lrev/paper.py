@@ -260,8 +260,8 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     grid = matrix(claims)
     numbers = studies.get(name).numbers(results, versions, figures, claims)
     run = results.resolve().parent
-    grown = [c["id"] for c in claims["claims"]
-             if any("extrapolated" in p for v in claims["verdicts"] if v["claim"] == c["id"] for p in v["parts"])]
+    grown_rows = growth_rows(claims)
+    grown = list(dict.fromkeys(r["claim"] for r in grown_rows))
     numbers["figures"].update({growth_figures.name(c): figures / f"{growth_figures.name(c)}.png" for c in grown})
     # Below the run's folder, not absolute: these numbers are archived, and no build path belongs in them.
     numbers["figures"] = {k: Path(os.path.relpath(Path(v).resolve(), run)).as_posix()
@@ -269,7 +269,7 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     return {
         **numbers,
         "growth": [{"claim": c, "figure": growth_figures.name(c)} for c in grown],
-        "growth_rows": growth_rows(claims),
+        "growth_rows": grown_rows,
         "versions": claims["versions"],
         "claims": claims["claims"],
         "claim_rows": claim_rows(claims),

@@ -310,9 +310,9 @@ def held_out(obs: pd.DataFrame) -> list[dict[str, Any]]:
     timed = obs[obs.kind.isin(["index", "run"]) & obs.docs.notna() & obs.seconds.notna()]
     timed = timed.assign(seconds=timed.seconds - timed.configured.fillna(0.0))
     out = []
-    for (study, kind, shape), rows in timed.groupby(["study", "kind", "shape"], sort=True):
+    for (study, kind, shape), rows in timed.groupby(["study", "kind", "shape"], sort=True, dropna=False):
         by_size = rows.groupby("docs").seconds.mean().sort_index()
-        if len(by_size) < 2:
+        if len(by_size) < 2 or (by_size <= 0).any():  # a fork no longer than its configured seconds has no error
             continue
         per_doc = kind == "index"
         whole = fit(rows.docs, rows.seconds, per_doc)

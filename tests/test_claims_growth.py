@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from lrev import claims, growth_figures
+from lrev import claims, growth, growth_figures, stats
+from lrev.io import write_json
 from lrev.pk import study
 from lrev.studies import Quantity
 
@@ -58,12 +59,12 @@ def verdict(reg, results) -> dict:
 
 
 def test_a_ratio_that_grows_past_its_threshold_holds_at_the_seed_size_and_is_marked_extrapolated():
-    """1.2 × (docs / 1e5) ^ 0.1: 1.51 at 1M docs, which the interval cannot clear by the A/A's band, and 1.9 at
+    """1.2 × (docs / 1e5) ^ 0.1: 1.51 at 1M docs, which the interval cannot clear by the A/A's band, and 2.13 at
     the seed's 30M."""
     row = verdict(registry(), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1))
     grown = row["parts"][0]["extrapolated"]
     assert row["parts"][0]["verdict"] != "holds"
-    assert grown["verdict"] == "holds" and grown["extrapolated"] is True and grown["describes"] is True
+    assert grown["verdict"] == "holds" and grown["beyond_ladder"] is True and grown["describes"] is True
     assert grown["prediction"]["value"] == pytest.approx(1.2 * 300 ** 0.1, rel=0.1)
     assert [p["size"] for p in grown["points"]] == sorted(RUNGS.values())
     assert row["extrapolated"] == {"verdict": "holds", "reason": None}
@@ -110,7 +111,7 @@ def test_grows_cannot_extrapolate_a_ratio_of_ratios():
 
 
 def test_a_non_positive_seed_size_is_a_registry_error():
-    with pytest.raises(claims.RegistryError, match="x-3.*at"):
+    with pytest.raises(claims.RegistryError, match="grows/at"):
         registry({"over": "corpus", "size": "docs", "at": 0, "why": "w"})
 
 
@@ -130,6 +131,34 @@ def test_the_growth_figure_draws_each_version_with_its_ladder_and_the_seed(tmp_p
 def test_the_growth_figure_command_refuses_a_claim_without_a_ladder(tmp_path):
     reg = tmp_path / "claims.yaml"
     reg.write_text(yaml.safe_dump(registry()))
-    with pytest.raises(SystemExit, match="claim x-9 has no part with 'grows'"):
-        growth_figures.main(["--registry", str(reg), "--claims", str(tmp_path / "none.json"), "--claim", "x-9",
-                             "--out", str(tmp_path)])
+    judged = tmp_path / "claims.json"
+    write_json(judged, stats.json_safe(claims.evaluate(registry(), lookups(lambda d: 2.0))))
+    with pytest.raises(SystemExit, match="claim x-9 has no part with 'grows' on the versions judged"):
+        growth_figures.main(["--registry", str(reg), "--claims", str(judged), "--claim", "x-9", "--out", str(tmp_path)])
+
+
+def test_a_claim_is_grown_only_on_the_versions_a_run_judges_where_it_applies():
+    reg = registry()
+    assert growth.grown(reg, ["9.12.3"]) == ["x-3"]
+    assert growth.grown(reg, ["10.6.0"]) == []
+    reg["claims"][0]["not_applicable"] = {"9.12.3": "gone"}
+    assert growth.grown(reg, ["9.12.3"]) == []
+
+
+def test_a_ladder_with_no_round_measuring_every_size_gives_no_interval_and_no_verdict():
+    """Round r measured only on some rungs: no round is complete, so the prediction has no rounds."""
+    results = lookups(lambda d: 1.2 * (d / 1e5) ** 0.1)
+    frame = results.lookups
+    odd = frame["round"] % 2 == 1
+    results.lookups = frame[~((frame["corpus"] == "small") & ~odd | (frame["corpus"] == "large") & odd)]
+    grown = verdict(registry(), results)["parts"][0]["extrapolated"]
+    assert grown["prediction"]["n"] == 0 and grown["describes"] is None
+    assert grown["verdict"] == "underpowered"
+    assert grown["reason"] == "fewer than two rounds measured every size, so nothing checks the line"
+
+
+def test_two_rungs_of_one_size_are_an_error_naming_both():
+    results = lookups(lambda d: 2.0, rungs={"small": 1e5, "copy": 1e5, "large": 1e6})
+    with pytest.raises(claims.MissingResultError, match="corpus copy and small are both docs 100,000"):
+        verdict(registry(), results)
+

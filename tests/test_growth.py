@@ -25,7 +25,7 @@ def test_exact_power_law_is_recovered_at_the_target():
     truth = 3 * 3000 ** 0.7 * math.exp(np.mean(np.log([0.9, 1.0, 1.2])))
     assert fit.prediction.value == pytest.approx(truth)
     assert fit.slope.value == pytest.approx(0.7)
-    assert fit.describes is True and fit.extrapolated is True
+    assert fit.describes is True and fit.beyond_ladder is True
 
 
 def test_linear_model_recovers_a_walk_proportional_to_documents():
@@ -90,9 +90,9 @@ def test_rounds_missing_a_size_are_left_out():
     assert growth.fit(values, 3e6).prediction.n == 2
 
 
-def test_a_target_inside_the_ladder_is_not_extrapolated():
+def test_a_target_inside_the_ladder_is_not_beyond_it():
     values = pd.DataFrame([[1.0, 2.0, 4.0], [1.1, 2.1, 4.2]], columns=SIZES)
-    assert growth.fit(values, 3e5).extrapolated is False
+    assert growth.fit(values, 3e5).beyond_ladder is False
 
 
 @pytest.mark.parametrize("values, target, model, message", [

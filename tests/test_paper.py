@@ -295,6 +295,7 @@ def test_lib_renders_a_verdict_at_the_seed_size_in_the_matrix_and_its_figure(fix
     plt.close("all")
     numbers["studies"]["fx"].update(growth=[{"claim": "c-1", "figure": "growth-c-1"}],
                                     growth_rows=paper.growth_rows(fixture_claims),
+                                    method=paper.method_numbers(fixture_claims),
                                     figures={"growth-c-1": "figures/growth-c-1.png"})
     write_json(tmp_path / "numbers.json", numbers)
     doc = tmp_path / "doc.typ"

@@ -19,9 +19,10 @@ def study_outputs(key):
 
 
 def grown_figures(study):
-    """The figures of the study's claims judged at the seed's size (a part with ``grows`` in its registry)."""
+    """The figures of the study's claims judged at the seed's size (a part with ``grows`` on a version it runs)."""
     registry = yaml.safe_load(Path(f"claims/{study}.yaml").read_text())
-    return [ROOT / f"figures/{study}/{growth_figures.name(c)}.{fmt}" for c in growth.grown(registry)
+    return [ROOT / f"figures/{study}/{growth_figures.name(c)}.{fmt}"
+            for c in growth.grown(registry, STUDY_OUTPUTS[study]["versions"])
             for fmt in FORMATS]
 
 
