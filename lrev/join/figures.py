@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-from lrev import plots
+from lrev import growth, plots
 from lrev.config import version_key
 from lrev.join import layout, summary
 from lrev.join.summary import JoinResults
@@ -192,7 +192,7 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
         palette = dict(zip(costs.index, sns.color_palette("tab10", len(costs))))
         for r, row in costs.iterrows():
             ax.plot(docs, row.to_numpy(dtype=float), "o", color=palette[r], label=f"round {r}")
-        for r, (slope, intercept) in zip(costs.dropna().index, summary.ladder_lines(costs)):
+        for r, (slope, intercept) in zip(costs.dropna().index, growth.lines(costs)):
             for x, style in ((docs, "-"), (np.array([docs.min() / 10, docs.min()]), "--"),
                              (np.array([docs.max(), docs.max() * 10]), "--")):
                 ax.plot(x, np.exp(intercept) * x ** slope, color=palette[r], lw=0.8, ls=style)

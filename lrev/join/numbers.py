@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from lrev import rounds, stats
+from lrev import growth, rounds, stats
 from lrev.config import version_key
 from lrev.join import figures, layout, summary
 from lrev.paper import fmt, interval, provenance_row
@@ -191,8 +191,8 @@ def crossover(costs: pd.DataFrame, queries_per_update: float) -> stats.Estimate 
     ``queries_per_update`` (a query rate over an update rate): per round, where that round's line meets it; the
     geometric mean over rounds with the t interval of the logs. None unless every round has a line, and every
     line falls (the query-time join's cost growing faster with the index than block join's update cost)."""
-    lines = summary.ladder_lines(costs)
-    if not lines or len(lines) < len(costs) or any(slope >= 0 for slope, _ in lines):
+    lines = growth.lines(costs)
+    if len(lines) == 0 or len(lines) < len(costs) or any(slope >= 0 for slope, _ in lines):
         return None
     return geometric(pd.Series([math.exp((math.log(queries_per_update) - a) / b) for b, a in lines]))
 
@@ -206,7 +206,7 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
         costs = summary.ladder_costs(data, p, version)
         sizes = [{"docs": f"{n:,}", "queries_per_update": sig(e.value), "ci": f"[{sig(e.low)}, {sig(e.high)}]"}
                  for n, e in ((n, geometric(costs[n].dropna())) for n in costs.columns)]
-        lines = summary.ladder_lines(costs)
+        lines = growth.lines(costs)
         slope = stats.location([[s] for s, _ in lines])
         why = ("(the break-even does not fall with size)" if len(lines) == len(costs) else
                "(in some round and size, block join's queries were not cheaper or its updates not dearer)")

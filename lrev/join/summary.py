@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
 import pandas as pd
 
 from lrev import manifest, rounds
@@ -208,10 +207,3 @@ def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataF
         columns[layout.docs(p, corpus)] = ratio(update_costs(data.ladder_updates, data.ladder, version, corpus))
     return pd.DataFrame(columns).sort_index(axis=1)
 
-
-def ladder_lines(costs: pd.DataFrame) -> list[tuple[float, float]]:
-    """Per round of :func:`ladder_costs` with a break-even at every size: the (slope, intercept) of the
-    least-squares line through log(break-even) against log(documents)."""
-    x = np.log(costs.columns.to_numpy(dtype=float))
-    return [tuple(np.polyfit(x, np.log(row.to_numpy(dtype=float)), 1)) for _, row in costs.iterrows()
-            if row.notna().all()]

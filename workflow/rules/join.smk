@@ -105,7 +105,7 @@ localrules: join_figures
 rule join_figures:
     input:
         results=[f for v in JOIN["versions"] for f in join_results(v)],
-        code=["lrev/join/figures.py", "lrev/plots.py", *JOIN_SUMMARY_CODE],
+        code=["lrev/join/figures.py", "lrev/plots.py", "lrev/growth.py", *JOIN_SUMMARY_CODE],
     output:
         [str(ROOT / f"figures/join/{name}.{ext}") for name in JOIN_FIGURES for ext in ("pdf", "png")],
     params:
@@ -120,6 +120,6 @@ STUDY_OUTPUTS["join"] = {
     "versions": JOIN["versions"],
     "results": [f for v in JOIN["versions"] for f in join_results(v)],
     "figures": rules.join_figures.output,
-    "code": [*JOIN_SUMMARY_CODE, "lrev/join/numbers.py", "lrev/join/figures.py"],
+    "code": [*JOIN_SUMMARY_CODE, "lrev/join/numbers.py", "lrev/join/figures.py", "lrev/growth.py"],
     "notebooks": {"join": ROOT / "results/join/join.ipynb"},
 }
