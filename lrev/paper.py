@@ -284,8 +284,11 @@ def matrix_numbers(per_study: Iterable[dict[str, Any]]) -> dict[str, Any]:
     study ran, in release order."""
     grids = [S["matrix"] for S in per_study]
     counts = tally(c["verdict"] for m in grids for row in m["rows"] for c in row["cells"])
+    grown = tally(c["extrapolated"] for m in grids for row in m["rows"] for c in row["cells"] if c.get("extrapolated"))
     return {**counts, "withheld": sum(counts["by_verdict"][v] for v in WITHHELD), "legend": legend(counts),
-            "versions": sorted({v for m in grids for v in m["versions"]}, key=version_key)}
+            "versions": sorted({v for m in grids for v in m["versions"]}, key=version_key),
+            "extrapolated": {"cells": grown["cells"], "words": [{"verdict": v, "count": n}
+                                                              for v, n in grown["by_verdict"].items() if n]}}
 
 
 def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:

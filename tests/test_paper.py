@@ -154,6 +154,8 @@ def test_a_verdict_at_the_seed_size_sits_beside_the_measured_one_and_is_counted_
     m = paper.matrix(fixture_claims)
     assert m["counts"]["by_verdict"]["holds"] == 1 and m["extrapolated_counts"]["by_verdict"]["holds"] == 1
     assert m["extrapolated_counts"]["cells"] == 1
+    assert paper.matrix_numbers([{"matrix": m}])["extrapolated"] == {"cells": 1, "words": [{"verdict": "holds",
+                                                                                           "count": 1}]}
     (grown,) = paper.growth_rows(fixture_claims)
     assert (grown["claim"], grown["version"], grown["measured_verdict"], grown["verdict"]) == \
         ("c-1", "9.12.3", "untestable", "holds")
