@@ -77,6 +77,11 @@ def grown(registry: dict, versions: list[str]) -> list[str]:
             if any("grows" in p and set(p["versions"]) & set(versions) - set(c["not_applicable"]) for p in c["parts"])]
 
 
+def figure_name(claim: str) -> str:
+    """The file name (no suffix) of a claim's figure at the seed's size (:mod:`lrev.growth_figures`)."""
+    return f"growth-{claim}"
+
+
 def _check(model: str) -> None:
     if model not in MODELS:
         raise GrowthError(f"unknown growth model {model!r}; one of {', '.join(MODELS)}")
@@ -140,7 +145,12 @@ def at(per_round: np.ndarray, size: float, model: str = "loglog",
     """The rounds' lines (:func:`lines`) at ``size``: their mean and its t interval, in value units (under loglog, a
     geometric mean). The interval holds if the model does: a bend too slight for the ladder to show grows with the
     distance to ``size`` and is not in it."""
-    level = mean(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], confidence)
+    return _level(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], model, confidence)
+
+
+def _level(x: np.ndarray, model: str, confidence: float) -> stats.Estimate:
+    """The mean of per-round values in the model's coordinates with their t interval, back in value units."""
+    level = mean(x, confidence)
     value, low, high = back(np.array([level.value, level.low, level.high]), model)
     return stats.Estimate(float(value), float(low), float(high), level.n)
 
@@ -160,9 +170,5 @@ def mean(x: np.ndarray, confidence: float = stats.CONFIDENCE) -> stats.Estimate:
 def points(values: pd.DataFrame, model: str = "loglog", confidence: float = stats.CONFIDENCE) -> list[dict]:
     """Each size's value over its rounds with its t interval, taken in the model's coordinates (a geometric mean
     under loglog)."""
-    out = []
-    for size, column in values.sort_index(axis=1).items():
-        level = mean(forward(column.dropna().to_numpy(), model), confidence)
-        value, low, high = back(np.array([level.value, level.low, level.high]), model)
-        out.append({"size": float(size), **stats.Estimate(float(value), float(low), float(high), level.n).to_dict()})
-    return out
+    return [{"size": float(size), **_level(forward(column.dropna().to_numpy(), model), model, confidence).to_dict()}
+            for size, column in values.sort_index(axis=1).items()]

@@ -31,10 +31,6 @@ from lrev.config import version_key
 from lrev.io import read_json
 
 
-def name(claim: str) -> str:
-    return f"growth-{claim}"
-
-
 def _parts(claims: dict[str, Any], claim: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     """Each part label of ``claim`` with its (version, part) pairs that carry a ladder, versions in release order."""
     out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
@@ -110,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                          f"{args.claims}")
     matplotlib.use("Agg")
     plots.theme()
-    plots.save(figure(judged, args.claim), args.out, name(args.claim))
+    plots.save(figure(judged, args.claim), args.out, growth.figure_name(args.claim))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 import numpy as np
 import typst
 
-from lrev import cite, growth_figures, provenance, stats, studies
+from lrev import cite, growth, provenance, stats, studies
 from lrev.claims import VERDICTS, WITHHELD
 from lrev.config import REPO, version_key
 from lrev.io import atomic_path, read_json, write_json
@@ -262,13 +262,13 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
     run = results.resolve().parent
     grown_rows = growth_rows(claims)
     grown = list(dict.fromkeys(r["claim"] for r in grown_rows))
-    numbers["figures"].update({growth_figures.name(c): figures / f"{growth_figures.name(c)}.png" for c in grown})
+    numbers["figures"].update({growth.figure_name(c): figures / f"{growth.figure_name(c)}.png" for c in grown})
     # Below the run's folder, not absolute: these numbers are archived, and no build path belongs in them.
     numbers["figures"] = {k: Path(os.path.relpath(Path(v).resolve(), run)).as_posix()
                           for k, v in numbers["figures"].items()}
     return {
         **numbers,
-        "growth": [{"claim": c, "figure": growth_figures.name(c)} for c in grown],
+        "growth": [{"claim": c, "figure": growth.figure_name(c)} for c in grown],
         "growth_rows": grown_rows,
         "versions": claims["versions"],
         "claims": claims["claims"],

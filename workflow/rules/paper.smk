@@ -5,7 +5,7 @@
 #                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
 import yaml
 
-from lrev import growth, growth_figures
+from lrev import growth
 from lrev.claims import MIN_ROUNDS
 from lrev.plots import FORMATS
 
@@ -21,7 +21,7 @@ def study_outputs(key):
 def grown_figures(study):
     """The figures of the study's claims judged at the seed's size (a part with ``grows`` on a version it runs)."""
     registry = yaml.safe_load(Path(f"claims/{study}.yaml").read_text())
-    return [ROOT / f"figures/{study}/{growth_figures.name(c)}.{fmt}"
+    return [ROOT / f"figures/{study}/{growth.figure_name(c)}.{fmt}"
             for c in growth.grown(registry, STUDY_OUTPUTS[study]["versions"])
             for fmt in FORMATS]
 
@@ -78,7 +78,7 @@ rule study_numbers:
         results=study_outputs("results"),
         figures=study_outputs("figures"),
         grown=lambda w: grown_figures(w.study),
-        code=lambda w: ["lrev/paper.py", "lrev/growth_figures.py", "lrev/manifest.py",
+        code=lambda w: ["lrev/paper.py", "lrev/growth.py", "lrev/manifest.py",
                         *STUDY_OUTPUTS[w.study]["code"]],
     output:
         ROOT / "paper/{study}.json",
