@@ -70,7 +70,7 @@ rule dvjump_index:
 
 
 rule dvjump_run:
-    """One papermill execution for every version: rounds of forks, each contender alone in its JVM."""
+    """One papermill execution (lrev/execute.py) for every version: rounds of forks, each contender alone in its JVM."""
     input:
         code=DVJ_RUN_CODE,
         indexes=[dvj_index(*i) for i in dvj_layout.indexes(DVJ)],
@@ -83,14 +83,14 @@ rule dvjump_run:
         notebook=NOTEBOOKS["dvjump"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["dvjump"]),
         # The effective settings, as the notebook's `overrides` (it validates them again).
-        overrides=json.dumps({"overrides": DVJ}, sort_keys=True),
+        parameters=json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True,
+                               "overrides": DVJ}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:
         bench("dvjump_run"),
     shell:
-        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
-        " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+        "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
 # Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.

@@ -109,7 +109,7 @@ rule dvupdate_index:
 
 
 rule dvupdate_run:
-    """One papermill execution for every version: rounds of forks, each method alone in its JVM."""
+    """One papermill execution (lrev/execute.py) for every version: rounds of forks, each method alone in its JVM."""
     input:
         code=DVU_RUN_CODE,
         corpora=[dvu_corpus(c) for c in sorted(set(dvu_layout.corpora(DVU).values()))],
@@ -122,14 +122,14 @@ rule dvupdate_run:
         # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
         notebook=NOTEBOOKS["dvupdate"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["dvupdate"]),
-        overrides=json.dumps({"overrides": DVU}, sort_keys=True),
+        parameters=json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True,
+                               "overrides": DVU}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:
         bench("dvupdate_run"),
     shell:
-        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
-        " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+        "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
 # Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.

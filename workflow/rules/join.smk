@@ -75,7 +75,7 @@ rule join_index:
 
 
 rule join_run:
-    """One papermill execution for every version: rounds of forks, each contender alone in its JVM."""
+    """One papermill execution (lrev/execute.py) for every version: rounds of forks, each contender alone in its JVM."""
     input:
         code=JOIN_RUN_CODE,
         corpora=[join_corpus(c) for c in join_layout.corpora(JOIN)],
@@ -88,14 +88,14 @@ rule join_run:
         # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
         notebook=NOTEBOOKS["join"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["join"]),
-        overrides=json.dumps({"overrides": JOIN}, sort_keys=True),
+        parameters=json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True,
+                               "overrides": JOIN}, sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:
         bench("join_run"),
     shell:
-        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
-        " -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True -y {params.overrides:q}"
+        "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
 # Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.

@@ -64,7 +64,7 @@ rule pk_index:
 
 
 rule pk_run:
-    """One papermill execution per Lucene version: rounds of forks, each contender alone in its JVM."""
+    """One papermill execution (lrev/execute.py) per Lucene version: rounds of forks, each contender alone in its JVM."""
     input:
         code=PK_RUN_CODE,
         indexes=lambda w: [ROOT / f"indexes/pk/{w.version}/{c}/manifest.json" for c in PK_CORPORA],
@@ -76,15 +76,15 @@ rule pk_run:
         notebook=NOTEBOOKS["pk"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["pk"]),
         # The effective settings this version's run reads, as the notebook's `overrides` (it validates them again).
-        overrides=lambda w: json.dumps({"overrides": pk_layout.for_version(PK, w.version)}, sort_keys=True),
+        parameters=lambda w: json.dumps({"version": w.version, "scale": CFG.scale, "outdir": str(CFG.raw["outdir"]),
+                                         "measure": True, "overrides": pk_layout.for_version(PK, w.version)},
+                                        sort_keys=True),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:
         bench("pk_run", "version"),
     shell:
-        "{PY} -m papermill --no-progress-bar {params.notebook} {output.notebook}"
-        " -p version {wildcards.version} -p scale {CFG.scale} -p outdir {CFG.raw[outdir]} -p measure True"
-        " -y {params.overrides:q}"
+        "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
 # The Python that reads pk's results (figures, claims, paper numbers).
