@@ -12,18 +12,18 @@ RULES = {"dvjump_corpus": "corpus", "dvjump_index": "index", "dvjump_run": "run"
 
 
 def shape(corpus: str) -> str:
-    """``full`` or ``tenth``: the same documents, a tenth as many."""
-    return corpus
+    """Every corpus holds the same kind of documents, the ladder's fewer of them."""
+    return layout.FULL
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int]:
     """The corpora the run's forks read."""
-    return {c: layout.corpus_docs(settings, c) for c in (["full", "tenth"] if settings["tenth"] else ["full"])}
+    return {c: layout.corpus_docs(settings, c) for c in layout.corpora(settings)}
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
-    """The corpus a job names (``full`` or ``tenth``); the full one otherwise."""
-    return layout.corpus_docs(settings, wildcards.get("corpus", "full"))
+    """The corpus a job names; the full one otherwise."""
+    return layout.corpus_docs(settings, wildcards.get("corpus", layout.FULL))
 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
