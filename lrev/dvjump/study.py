@@ -84,7 +84,7 @@ def check_ladder(dvjump: dict[str, Any]) -> None:
         odd = [w for w in ladder[key] if w not in dvjump[key]]
         if odd:
             raise ConfigError(f"config error at 'dvjump.ladder.{key}': {', '.join(map(str, odd))} not in {key}")
-    grown = growth.grown(yaml.safe_load(REGISTRY.read_text()))
+    grown = growth.grown(yaml.safe_load(REGISTRY.read_text()), dvjump["versions"])
     if grown and not sizes:
         raise ConfigError(f"config error at 'dvjump.ladder.docs': claims {', '.join(grown)} are fitted on a size "
                           f"ladder, and the full corpus alone is one size")
