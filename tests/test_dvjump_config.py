@@ -15,8 +15,10 @@ from conftest import assert_config_error, assert_snakemake_refuses
     # The size ladder: sizes that do not increase, or reach the full corpus, or cannot hold its buckets; workloads
     # and buckets the full corpus does not run; one size where the registry fits claims on the ladder.
     ({"dvjump": {"ladder": {"docs": [20000, 10000], "workloads": ["export"], "buckets": [2]}}}, "dvjump.ladder.docs"),
-    ({"dvjump": {"ladder": {"docs": [30000], "workloads": ["export"], "buckets": [2]}}}, "dvjump.ladder.docs"),
-    ({"dvjump": {"ladder": {"docs": [50], "workloads": ["export"], "buckets": [2]}}}, "10^2 hits"),
+    ({"dvjump": {"ladder": {"docs": [2000000], "workloads": ["export"], "buckets": [2]}}}, "dvjump.ladder.docs"),
+    ({"dvjump": {"ladder": {"docs": [500], "workloads": ["export"], "buckets": [2]}}}, "10^2"),
+    ({"dvjump": {"ladder": {"docs": [1000], "workloads": ["export"], "buckets": [4, 2]}}}, "dvjump.ladder.buckets"),
+    ({"dvjump": {"ladder": {"docs": [1000], "workloads": [], "buckets": [2]}}}, "dvjump.ladder.workloads"),
     ({"dvjump": {"ladder": {"docs": [1000], "workloads": ["exprot"], "buckets": [2]}}}, "dvjump.ladder.workloads"),
     ({"dvjump": {"ladder": {"docs": [1000], "workloads": ["export"], "buckets": [3]}}}, "dvjump.ladder.buckets"),
     ({"dvjump": {"ladder": {"docs": [], "workloads": ["export"], "buckets": [2]}}}, "full corpus alone is one size"),
