@@ -184,3 +184,27 @@ def test_figures_read_in_plain_hit_counts_and_the_papers_contender_names(data):
             assert ticks and all(t == "export query" or t.replace(",", "").isdigit() for t in ticks), (name, ticks)
         labels = {t.get_text() for ax in fig.axes for t in ax.get_yticklabels() if t.get_text()}
         assert not any("^" in t or "$" in t for t in labels), (name, labels)
+
+
+def test_the_ladders_corpora_run_their_workloads_and_carry_their_size(data):
+    lat = data.latency
+    assert set(lat["corpus"]) == set(layout.corpora(SETTINGS))
+    for corpus in layout.corpora(SETTINGS):
+        mine = lat[lat["corpus"] == corpus]
+        assert set(mine["docs"]) == {layout.corpus_docs(SETTINGS, corpus)}
+        if corpus != layout.FULL:
+            assert set(mine["workload"]) == set(SETTINGS["ladder"]["workloads"])
+            assert set(mine["bucket"]) - {layout.EXPORT_BUCKET} <= set(SETTINGS["ladder"]["buckets"])
+
+
+def test_claims_fitted_on_the_ladder_are_untestable_as_measured_and_judged_at_the_seed_size(smoke_run):
+    """The smoke run is far below the seed's 300M-document segment: every part that needs it is untestable as
+    measured, and those the ladder's workloads cover are fitted through its three sizes."""
+    root, _, _ = smoke_run
+    claims = json.loads((root / "results" / "dvjump" / "claims.json").read_text())
+    grown = [p for v in claims["verdicts"] for p in v["parts"] if "extrapolated" in p]
+    assert grown and all(p["verdict"] == "untestable" for p in grown)
+    fitted = [p for p in grown if "prediction" in p["extrapolated"]]
+    sizes = sorted(layout.corpus_docs(SETTINGS, c) for c in layout.corpora(SETTINGS))
+    assert fitted and all(p["extrapolated"]["sizes"] == sizes for p in fitted)
+    assert {p["where_a"]["workload"] for p in fitted} == set(SETTINGS["ladder"]["workloads"])

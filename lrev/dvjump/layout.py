@@ -1,6 +1,6 @@
 """Where the `dvjump` study's files live, below a scale's root (``<outdir>/<scale>``), and its contenders.
 
-    corpora/dvjump/<corpus>/                 docs.tsv, queries.tsv, manifest.json (corpus: full, tenth)
+    corpora/dvjump/<corpus>/                 docs.tsv, queries.tsv, manifest.json (corpus: full, docs-<n>)
     indexes/dvjump/<version>/<corpus>/<kind>/   one single-segment Lucene index + manifest.json
     results/dvjump/<version>/                latency, warmup, answers, export, positions, cost .parquet, manifest.json
     results/dvjump/forks/round-<r>/<job>/    each fork's own output (one run covers every version)
@@ -49,7 +49,9 @@ CONTENDERS: dict[str, Contender] = {
 BASELINE = "lucene7-index"
 AA_SUFFIX = "-aa"
 AA = BASELINE + AA_SUFFIX
-CORPORA = ("full", "tenth")
+#: The main corpus; the ladder's are named by their documents.
+FULL = "full"
+LADDER_PREFIX = "docs-"
 #: The bucket the export workload reports its one query in (the seed's ~0.02% of the index), whatever its size.
 EXPORT_BUCKET = -1
 #: The corpus's DocValues fields (data-recipes/dvjump_corpus.py; the engine's DvjSchema indexes them).
@@ -93,16 +95,23 @@ def indexes(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def corpora(settings: dict[str, Any]) -> list[str]:
-    return ["full", "tenth"] if settings["tenth"] else ["full"]
+    """The full corpus, then the ladder's, smallest first."""
+    return [FULL, *(f"{LADDER_PREFIX}{n}" for n in settings["ladder"]["docs"])]
 
 
 def corpus_docs(settings: dict[str, Any], corpus: str) -> int:
-    return settings["docs"] // 10 if corpus == "tenth" else settings["docs"]
+    return settings["docs"] if corpus == FULL else int(corpus.removeprefix(LADDER_PREFIX))
+
+
+def corpus_workloads(settings: dict[str, Any], corpus: str) -> list[str]:
+    """Every workload and variation on the full corpus; the ladder's workloads on the others."""
+    return workloads(settings) if corpus == FULL else list(settings["ladder"]["workloads"])
 
 
 def corpus_buckets(settings: dict[str, Any], corpus: str) -> list[int]:
-    """The configured buckets a corpus is large enough for."""
-    return [b for b in settings["buckets"] if 10 ** b <= corpus_docs(settings, corpus)]
+    """The configured buckets (the ladder's, on its corpora) a corpus is large enough for."""
+    buckets = settings["buckets"] if corpus == FULL else settings["ladder"]["buckets"]
+    return [b for b in buckets if 10 ** b <= corpus_docs(settings, corpus)]
 
 
 #: The index every contender of 8.11.4 reading a Lucene 7 index reads, and the one IndexUpgrader rewrites.

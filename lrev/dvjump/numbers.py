@@ -16,8 +16,10 @@ COCKTAIL_PARTS = ("facet", "group", "retrieve")
 
 
 def parameters_text(p: dict[str, Any]) -> str:
-    return (f"{p['docs']:,} documents in one segment (and {p['docs'] // 10:,} in the tenth corpus)"
-            if p["tenth"] else f"{p['docs']:,} documents in one segment") + (
+    ladder = p["ladder"]["docs"]
+    return (f"{p['docs']:,} documents in one segment" + (
+        f" (and {', '.join(f'{n:,}' for n in ladder)} in the ladder's, for {', '.join(p['ladder']['workloads'])})"
+        if ladder else "")) + (
         f"; {p['rounds']} rounds of forks, iterations ≥ {p['iteration_ms']} ms, warm-up {p['min_warmup']}–"
         f"{p['max_warmup']} iterations (stable at CV ≤ {p['stable_cv']}), {p['measure_iterations']} measured; "
         f"buckets 10^{p['buckets'][0]}–10^{p['buckets'][-1]} hits, {p['queries_per_bucket']} queries each; "
@@ -143,7 +145,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     p = next(iter(data.manifests.values()))["parameters"]
     cost = summary.cost_table(data.cost)
     return {
-        "meta": {"docs": f"{p['docs']:,}", "tenth_docs": f"{p['docs'] // 10:,}" if p["tenth"] else None,
+        "meta": {"docs": f"{p['docs']:,}", "ladder_docs": [f"{n:,}" for n in p["ladder"]["docs"]],
+                 "ladder_workloads": list(p["ladder"]["workloads"]),
                  "rounds": p["rounds"], "iteration_ms": p["iteration_ms"], "max_warmup": p["max_warmup"],
                  "stable_cv": p["stable_cv"],
                  "measure_iterations": p["measure_iterations"], "buckets": p["buckets"],

@@ -76,5 +76,8 @@ def write(root: Path, scale: str, dvjump: dict[str, Any], tables: dict[str, pd.D
           jvms: dict[str, dict[str, Any]], started: str) -> list[Path]:
     """One result folder per version, each written tables first and manifest last."""
     corpora = {c: read_json(layout.corpus_dir(root, c) / "manifest.json") for c in layout.corpora(dvjump)}
+    # Each latency beside its segment's documents: the size a claim's mechanism needs and its ladder is fitted on.
+    latency = tables["latency"].assign(docs=tables["latency"]["corpus"].map({c: m["docs"] for c, m in corpora.items()}))
+    tables = {**tables, "latency": latency}
     return manifest.write_each(lambda v: layout.results_dir(root, v), dvjump["versions"], study="dvjump", scale=scale,
                                tables=tables, jvms=jvms, corpora=corpora, parameters=dvjump, started=started)

@@ -4,16 +4,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+import yaml
+
+from lrev import growth
 from lrev.config import ConfigError
 from lrev.dvjump import layout
-from lrev.studies import Quantity
+from lrev.studies import REPO, Quantity
+
+#: The claims registry: a claim fitted on the ladder needs one.
+REGISTRY = REPO / "claims" / "dvjump.yaml"
 
 BASELINE = layout.BASELINE
 AA = layout.AA
 WORKLOADS = ("search", "facet", "group", "sort", "retrieve", "export", "combined")
 
+CELL = ("corpus", "workload", "bucket", "threads")
 QUANTITIES = {
-    "latency_ms": Quantity("latency", "latency_ms", ("corpus", "workload", "bucket", "threads"), converges=True),
+    "latency_ms": Quantity("latency", "latency_ms", CELL, converges=True),
+    # The segment's documents: the size a claim's mechanism needs and its ladder is fitted on.
+    "docs": Quantity("latency", "docs", CELL),
     "export_ms": Quantity("export", "latency_ms", ("run",)),
 }
 
@@ -58,6 +67,34 @@ def check(dvjump: dict[str, Any]) -> None:
     if dvjump["min_warmup"] > dvjump["max_warmup"]:
         raise ConfigError(f"config error at 'dvjump.min_warmup': {dvjump['min_warmup']} exceeds max_warmup "
                           f"{dvjump['max_warmup']}")
+    check_ladder(dvjump)
+
+
+def check_ladder(dvjump: dict[str, Any]) -> None:
+    """The ladder's corpora grow, stay below the full corpus, hold every bucket of the ladder, and run workloads and
+    buckets the full corpus runs; a registry that fits claims on the ladder gets at least two sizes."""
+    docs, ladder = dvjump["docs"], dvjump["ladder"]
+    sizes = ladder["docs"]
+    if sizes != sorted(sizes) or (sizes and sizes[-1] >= docs):
+        raise ConfigError(f"config error at 'dvjump.ladder.docs': {sizes} must increase and stay below docs ({docs})")
+    top = max(ladder["buckets"])
+    if sizes and sizes[0] < 10 ** (top + 1):
+        # The corpus recipe spreads a bucket's queries over [10^m, 10^(m+1)) hits; a smaller corpus would give its
+        # top bucket other hit counts than the full corpus's, and the ladder would vary more than the size.
+        raise ConfigError(f"config error at 'dvjump.ladder.docs': {sizes[0]} documents cannot spread the ladder's "
+                          f"bucket 10^{top} over 10^{top}-10^{top + 1} hits")
+    if ladder["buckets"] != sorted(set(ladder["buckets"])):
+        raise ConfigError(f"config error at 'dvjump.ladder.buckets': {ladder['buckets']} must increase")
+    if sizes and not ladder["workloads"]:
+        raise ConfigError("config error at 'dvjump.ladder.workloads': a ladder with corpora runs some workload")
+    for key in ("workloads", "buckets"):
+        odd = [w for w in ladder[key] if w not in dvjump[key]]
+        if odd:
+            raise ConfigError(f"config error at 'dvjump.ladder.{key}': {', '.join(map(str, odd))} not in {key}")
+    grown = growth.grown(yaml.safe_load(REGISTRY.read_text()), dvjump["versions"])
+    if grown and not sizes:
+        raise ConfigError(f"config error at 'dvjump.ladder.docs': claims {', '.join(grown)} are fitted on a size "
+                          f"ladder, and the full corpus alone is one size")
 
 
 def load(results: Path, versions: Sequence[str]):

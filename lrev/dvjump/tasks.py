@@ -31,7 +31,8 @@ def spec(root: Path, contender: str, corpus: str, dvjump: dict[str, Any], seed: 
     limits = dvjump["limits"]
     return engine.Spec(
         index_path=str(layout.index_dir(root, c.index_version, corpus, c.index_kind) / "index"), access=c.access,
-        workloads=layout.workloads(dvjump), concurrent_workloads=list(dvjump["concurrent_workloads"]), terms=terms,
+        workloads=layout.corpus_workloads(dvjump, corpus),
+        concurrent_workloads=list(dvjump["concurrent_workloads"]) if corpus == layout.FULL else [], terms=terms,
         buckets=buckets, export_term=export_term, export_bucket=layout.EXPORT_BUCKET,
         variation_bucket=dvjump["variations"]["bucket"], rows=limits["rows"], facets=limits["facets"],
         groups=limits["groups"], iteration_millis=dvjump["iteration_ms"], min_warmup_iterations=dvjump["min_warmup"],
@@ -41,9 +42,10 @@ def spec(root: Path, contender: str, corpus: str, dvjump: dict[str, Any], seed: 
 
 def measure(root: str, version: str, round: int, contender: str, dvjump: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Everything one contender is measured on, alone in this JVM: each corpus's requests (timed, then each
-    answered once more for the correctness gate), what its reader built on first access, the cost of one
-    read by docID position; then, on the full corpus, the seed's export test, its first run after the
-    index's files were dropped from the page cache. The A/A contender only times requests."""
+    answered once more for the correctness gate; the ladder's corpora run its workloads only), what its reader
+    built on first access; on the full corpus, the cost of one read by docID position, then the seed's export
+    test, its first run after the index's files were dropped from the page cache. The A/A contender only times
+    requests."""
     root_ = Path(root)
     seed = int(dvjump["seed"]) * 1000 + round * 100 + zlib.crc32(contender.encode()) % 100
     out: dict[str, list[pd.DataFrame]] = {"latency": [], "warmup": [], "answers": [], "cost": [], "positions": [],
@@ -59,10 +61,10 @@ def measure(root: str, version: str, round: int, contender: str, dvjump: dict[st
                 continue
             out["answers"].append(bench.answers().assign(corpus=corpus))
             out["cost"].append(bench.source_cost().assign(corpus=corpus))
-            if corpus == "full":
+            if corpus == layout.FULL:
                 points, repeats = dvjump["positions"]["points"], dvjump["positions"]["repeats"]
                 out["positions"].extend(bench.positions(f, points, repeats) for f in dvjump["positions"]["fields"])
-        if corpus == "full" and not contender.endswith(layout.AA_SUFFIX):
+        if corpus == layout.FULL and not contender.endswith(layout.AA_SUFFIX):
             out["export"].append(_export_cold(bench_spec, dvjump["export_runs"]))
     return {name: pd.concat(parts, ignore_index=True) for name, parts in out.items() if parts}
 

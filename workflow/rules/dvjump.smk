@@ -31,7 +31,7 @@ rule dvjump_corpus:
         queries=ROOT / "corpora/dvjump/{corpus}/queries.tsv",
         manifest=ROOT / "corpora/dvjump/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="full|tenth",
+        corpus=r"full|docs-\d+",
     params:
         docs=lambda w: dvj_layout.corpus_docs(DVJ, w.corpus),
         buckets=lambda w: " ".join(map(str, dvj_layout.corpus_buckets(DVJ, w.corpus))),
@@ -55,7 +55,7 @@ rule dvjump_index:
     output:
         ROOT / "indexes/dvjump/{version}/{corpus}/{kind}/manifest.json",
     wildcard_constraints:
-        corpus="full|tenth",
+        corpus=r"full|docs-\d+",
         kind="native|dv70|dv80|upgraded",
     params:
         source=lambda w: (f"--source {dvj_index(dvj_layout.UPGRADED_FROM, w.corpus, 'native').parent}"
