@@ -17,10 +17,10 @@ from conftest import assert_config_error, assert_snakemake_refuses
     ({"dvjump": {"ladder": {"docs": [20000, 10000], "workloads": ["export"], "buckets": [2]}}}, "dvjump.ladder.docs"),
     ({"dvjump": {"ladder": {"docs": [2000000], "workloads": ["export"], "buckets": [2]}}}, "dvjump.ladder.docs"),
     ({"dvjump": {"ladder": {"docs": [500], "workloads": ["export"], "buckets": [2]}}}, "10^2"),
-    ({"dvjump": {"ladder": {"docs": [1000], "workloads": ["export"], "buckets": [4, 2]}}}, "dvjump.ladder.buckets"),
-    ({"dvjump": {"ladder": {"docs": [1000], "workloads": [], "buckets": [2]}}}, "dvjump.ladder.workloads"),
-    ({"dvjump": {"ladder": {"docs": [1000], "workloads": ["exprot"], "buckets": [2]}}}, "dvjump.ladder.workloads"),
-    ({"dvjump": {"ladder": {"docs": [1000], "workloads": ["export"], "buckets": [3]}}}, "dvjump.ladder.buckets"),
+    ({"dvjump": {"ladder": {"docs": [100000], "workloads": ["export"], "buckets": [4, 2]}}}, "dvjump.ladder.buckets"),
+    ({"dvjump": {"ladder": {"docs": [100000], "workloads": [], "buckets": [2]}}}, "dvjump.ladder.workloads"),
+    ({"dvjump": {"ladder": {"docs": [100000], "workloads": ["exprot"], "buckets": [2]}}}, "dvjump.ladder.workloads"),
+    ({"dvjump": {"ladder": {"docs": [100000], "workloads": ["export"], "buckets": [3]}}}, "dvjump.ladder.buckets"),
     ({"dvjump": {"ladder": {"docs": [], "workloads": ["export"], "buckets": [2]}}}, "full corpus alone is one size"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):

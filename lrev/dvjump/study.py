@@ -77,14 +77,14 @@ def check_ladder(dvjump: dict[str, Any]) -> None:
     sizes = ladder["docs"]
     if sizes != sorted(sizes) or (sizes and sizes[-1] >= docs):
         raise ConfigError(f"config error at 'dvjump.ladder.docs': {sizes} must increase and stay below docs ({docs})")
+    if ladder["buckets"] != sorted(set(ladder["buckets"])):
+        raise ConfigError(f"config error at 'dvjump.ladder.buckets': {ladder['buckets']} must increase")
     top = max(ladder["buckets"])
     if sizes and sizes[0] < 10 ** (top + 1):
         # The corpus recipe spreads a bucket's queries over [10^m, 10^(m+1)) hits; a smaller corpus would give its
         # top bucket other hit counts than the full corpus's, and the ladder would vary more than the size.
         raise ConfigError(f"config error at 'dvjump.ladder.docs': {sizes[0]} documents cannot spread the ladder's "
                           f"bucket 10^{top} over 10^{top}-10^{top + 1} hits")
-    if ladder["buckets"] != sorted(set(ladder["buckets"])):
-        raise ConfigError(f"config error at 'dvjump.ladder.buckets': {ladder['buckets']} must increase")
     if sizes and not ladder["workloads"]:
         raise ConfigError("config error at 'dvjump.ladder.workloads': a ladder with corpora runs some workload")
     for key in ("workloads", "buckets"):
