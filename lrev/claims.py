@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -121,9 +122,12 @@ _PART = {
         # With grows, the part is judged a second time at the seed's size ``at``, which the run did not reach: per
         # round, a line (lrev.growth, ``model``) through its value at every ``over`` of the condition that the
         # results hold for every side, each placed at the study quantity ``size`` of side a there. That verdict is
-        # marked extrapolated and sits beside the measured one; ``why`` names the seed's size.
+        # marked extrapolated and sits beside the measured one; ``why`` names the seed's size. ``rungs``, a regular
+        # expression, keeps the values of ``over`` it matches in full: a study whose condition holds other values
+        # than its ladder's (pk's rand corpus beside its seq-<n> rungs).
         "grows": {"type": "object", "required": ["over", "size", "at", "why"], "additionalProperties": False,
                   "properties": {"over": {"type": "string"}, "size": {"type": "string"},
+                                 "rungs": {"type": "string", "minLength": 1},
                                  "at": {"type": "number", "exclusiveMinimum": 0},
                                  "model": {"enum": list(growth.MODELS)},
                                  "why": {"type": "string", "minLength": 1}}},
@@ -222,6 +226,12 @@ def validate(registry: dict) -> None:
             if "grows" in part and {"c", "versus_sum", "answer"} & set(part):
                 raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b or one "
                                     f"side, not a ratio of ratios, a saving or an answer")
+            if "rungs" in part.get("grows", {}):
+                try:
+                    re.compile(part["grows"]["rungs"])
+                except re.error as err:
+                    raise RegistryError(f"claim {cid}, part '{part['label']}': grows.rungs is not a regular "
+                                        f"expression: {err}") from None
             if part["quantity"] not in quantities:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
                                     f"(study {registry['study']} has: {', '.join(quantities)})")
@@ -518,7 +528,8 @@ class _Judge:
         values: dict[float, pd.Series] = {}
         rungs: dict[float, Any] = {}
         converged = True
-        for rung in sorted(set(select(frame, version=version_a, contender=a, **rest)[over])):
+        measured = sorted(set(select(frame, version=version_a, contender=a, **rest)[over]))
+        for rung in [r for r in measured if re.fullmatch(grows.get("rungs", ".*"), str(r))]:
             at = [(c, {**w, over: rung}, v) for c, w, v in sides]
             frames = [select(frame, version=v, contender=c, **w) for c, w, v in at]
             if any(f.empty for f in frames):

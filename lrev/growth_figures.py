@@ -62,13 +62,30 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
         ax.set_xscale("log")
         if grown["model"] == "loglog":
             plots.log_y(ax)
-        ax.set_xlabel(f"{grown['over']} size (the seed's: {grown['why']})", fontsize=7)
-        ax.set_ylabel(pairs[0][1]["quantity"], fontsize=8)
+        _clip(ax, [p["value"] for _, part in pairs for p in part["extrapolated"]["points"] if p["value"] is not None]
+              + ([claimed] if claimed is not None else []), grown["model"] == "loglog")
+        ax.set_xlabel(f"{grown['over']} size; dotted: {grown['why']}", fontsize=7)
+        ax.set_ylabel(pairs[0][1]["quantity"] + (" ratio" if "b" in pairs[0][1] else ""), fontsize=8)
         ax.set_title(label, fontsize=8)
         ax.tick_params(labelsize=7)
         ax.legend(fontsize=7, frameon=False)
     fig.tight_layout()
     return fig
+
+
+def _clip(ax: plt.Axes, values: list[float], log: bool) -> None:
+    """At most a hundredfold (log) or ten spans (linear) beyond the measured values and the seed's: a band that
+    the ladder cannot narrow (two sizes, few rounds) would otherwise flatten every point into one line."""
+    if not values:
+        return
+    lo, hi = min(values), max(values)
+    if log:
+        bounds = (lo / 100, hi * 100)
+    else:
+        span = (hi - lo) or abs(hi) or 1.0
+        bounds = (lo - 10 * span, hi + 10 * span)
+    now = ax.get_ylim()
+    ax.set_ylim(max(now[0], bounds[0]), min(now[1], bounds[1]))
 
 
 def _draw(ax: plt.Axes, part: dict[str, Any], color: Any, version: str, confidence: float) -> None:

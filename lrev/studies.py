@@ -88,3 +88,18 @@ def get(name: str) -> Study:
 def results_dir(root: Path, name: str, version: str) -> Path:
     """Where a study's result tables of one version live, below a scale's root."""
     return Path(root) / "results" / name / version
+
+
+def registry_file(name: str) -> Path:
+    """Study ``name``'s claims registry."""
+    return REPO / "claims" / f"{name}.yaml"
+
+
+def ladder_claims(name: str, versions: Sequence[str]) -> list[str]:
+    """The claims of study ``name`` judged at the seed's size from a size ladder (a part's ``grows``) on one of
+    ``versions``: a config that runs them must give the ladder a rung."""
+    import yaml
+
+    from lrev import growth
+
+    return growth.grown(yaml.safe_load(registry_file(name).read_text()), list(versions))

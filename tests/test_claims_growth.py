@@ -162,3 +162,18 @@ def test_two_rungs_of_one_size_are_an_error_naming_both():
     with pytest.raises(claims.MissingResultError, match="corpus copy and small are both docs 100,000"):
         verdict(registry(), results)
 
+
+
+def test_rungs_keep_only_the_ladders_values_of_the_condition():
+    # A corpus of another kind at one of the ladder's sizes (pk's rand beside seq): rungs leave it out of the fit.
+    results = lookups(lambda d: 1.2 * (d / 1e5) ** 0.1, rungs={**RUNGS, "rand": 1e6})
+    grows = {"over": "corpus", "rungs": "small|medium|large", "size": "docs", "at": SEED_DOCS, "why": "w"}
+    grown = verdict(registry(grows), results)["parts"][0]["extrapolated"]
+    assert grown["rungs"] == ["small", "medium", "large"] and grown["verdict"] == "holds"
+    with pytest.raises(claims.MissingResultError, match="are both docs 1,000,000"):
+        verdict(registry(), results)
+
+
+def test_rungs_that_are_not_a_regular_expression_are_a_registry_error_naming_the_part():
+    with pytest.raises(claims.RegistryError, match="FST50 / default': grows.rungs"):
+        registry({"over": "corpus", "rungs": "seq(", "size": "docs", "at": SEED_DOCS, "why": "w"})

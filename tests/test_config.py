@@ -80,7 +80,7 @@ def test_snakemake_stops_before_any_work(tmp_path, options):
 
 def test_snakemake_options_select_the_config(tmp_path):
     extra = tmp_path / "mine.yaml"
-    extra.write_text("scale: smoke\npk: {docs: 777}\n")
+    extra.write_text("scale: smoke\npk: {docs: 777, ladder: {docs: [500]}}\n")
     cfg = config.from_snakemake_args(["--cores", "2", "--configfile", str(extra), "--config", "outdir=elsewhere",
                                       "pk={rounds: 3}", "dvjump={ladder: {docs: [1000], workloads: [export], buckets: [2]}}"])
     assert (cfg.scale, str(cfg.root)) == ("smoke", "elsewhere/smoke")

@@ -31,6 +31,15 @@ from lrev.pk import forks, layout
     ({"pk": {"contenders": {"10.6.0": ["default", "Memory@G1"]}}}, "'Memory@G1'"),
     # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.6.0).
     ({"scale": "default", "pk": {"contenders": {"9.12.3": ["Nope"]}}}, "pk.contenders.9.12.3': unknown contender 'Nope'"),
+    # The size ladder: sizes that do not increase or reach the seq corpus, contenders no version runs, a ladder
+    # without the baseline, and no rung where the registry fits claims on the ladder.
+    ({"scale": "default", "pk": {"ladder": {"docs": [300000, 100000]}}}, "pk.ladder.docs"),
+    ({"scale": "default", "pk": {"ladder": {"docs": [100000, 100000]}}}, "pk.ladder.docs"),
+    ({"scale": "default", "pk": {"ladder": {"docs": [1000000]}}}, "pk.ladder.docs"),
+    ({"scale": "default", "pk": {"ladder": {"contenders": ["default", "Direct"]}}}, "pk.ladder.contenders': Direct"),
+    ({"scale": "default", "pk": {"ladder": {"contenders": ["Memory", "Pulsing41"]}}}, "pk.ladder.contenders"),
+    ({"scale": "default", "pk": {"ladder": {"docs": []}}}, "pk.ladder.docs': claims pk-1"),
+    ({"scale": "default", "pk": {"ladder": {"docs": [0]}}}, "pk.ladder.docs"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)

@@ -9,7 +9,7 @@ import pytest
 from lrev import claims, config, paper
 from lrev.config import REPO
 from lrev.io import write_json
-from lrev.pk import figures, numbers as pk_numbers, summary
+from lrev.pk import figures, layout, numbers as pk_numbers, summary
 
 VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
 
@@ -90,3 +90,18 @@ def test_cross_check_power_follows_the_spread_and_the_rounds():
 def test_formatting_helpers():
     assert pk_numbers.rate(509_000) == "509 K" and pk_numbers.rate(1_190_000) == "1.19 M"
     assert paper.fmt(float("nan")) == "n/a" and paper.interval(1.0, 2.5) == "[1.00, 2.50]"
+
+
+def test_the_ladders_contenders_measure_its_corpora_and_pk_1_is_fitted_through_every_size(smoke_run):
+    root = smoke_run[0]
+    pk = config.load({"scale": "smoke"}).study("pk")
+    lookups = summary.load(root / "results", VERSIONS).lookups
+    ladder = lookups[lookups["corpus"].str.startswith(layout.LADDER_PREFIX)]
+    assert set(ladder["corpus"]) == {f"{layout.LADDER_PREFIX}{n}" for n in pk["ladder"]["docs"]}
+    assert set(ladder["contender"]) == set(pk["ladder"]["contenders"])
+    assert all(set(group["docs"]) == {layout.corpus_docs(pk, corpus)} for corpus, group in lookups.groupby("corpus"))
+    verdicts = json.loads((root / "results" / "pk" / "claims.json").read_text())["verdicts"]
+    grown = [p["extrapolated"] for v in verdicts if v["claim"] == "pk-1" for p in v["parts"] if "extrapolated" in p]
+    sizes = sorted([*pk["ladder"]["docs"], pk["docs"]])
+    assert grown and all(g["sizes"] == sizes and g["rungs"][-1] == "seq" for g in grown)
+    assert (root / "figures" / "pk" / "growth-pk-1.png").is_file()

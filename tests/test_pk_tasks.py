@@ -64,3 +64,33 @@ def test_a_g1_contender_runs_its_format_in_a_g1_jvm_and_is_labelled_as_itself(mo
             job.run(0, tmp_path)
     assert collectors["FST50@G1"] == "g1" and collectors["FST50"] == "parallel"
     assert {layout.collector(c) for c in collectors} <= set(bridge.COLLECTORS)
+
+
+def test_a_ladder_contender_measures_the_ladders_corpora_last_and_alone_and_reads_their_footprint_nowhere(
+        monkeypatch, tmp_path):
+    pk = config.load({"scale": "default"}).study("pk")
+    calls, footprints = [], []
+
+    def fake_lookups(spec):
+        calls.append([(label, path) for label, path in zip(spec.labels, spec.index_paths)])
+        return pd.DataFrame({"contender": spec.contenders, "series": spec.labels})
+
+    def fake_footprint(names, paths, keys):
+        footprints.extend(paths)
+        return pd.DataFrame({"contender": names})
+
+    monkeypatch.setattr(tasks.engine, "lookups", fake_lookups)
+    monkeypatch.setattr(tasks.engine, "footprint", fake_footprint)
+    monkeypatch.setattr(tasks, "_reopen", lambda *a: pd.DataFrame({"contender": ["Memory"]}))
+    ladder = [f"{layout.LADDER_PREFIX}{n}" for n in pk["ladder"]["docs"]]
+    assert ladder and "Memory" in pk["ladder"]["contenders"]
+    tasks.measure(str(tmp_path), "4.10.4", 0, "Memory", pk)
+    # Its own phase, after the configured conditions', which are measured as without the ladder.
+    assert [label.split("/")[0] for label, _ in calls[-1]] == ladder
+    assert all(f"/{corpus}/Memory/multi" in path for (_, path), corpus in zip(calls[-1], ladder))
+    assert not any(layout.LADDER_PREFIX in label for call in calls[:-1] for label, _ in call)
+    assert not any(f"/{corpus}/" in path for path in footprints for corpus in ladder)
+
+    calls.clear()
+    tasks.measure(str(tmp_path), "4.10.4", 0, "Memory+seekCeil", pk)
+    assert not any(layout.LADDER_PREFIX in label for call in calls for label, _ in call), "not a ladder contender"

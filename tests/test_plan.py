@@ -169,9 +169,11 @@ def test_a_pk_fork_is_charged_its_timed_loops_at_the_target_scale():
                                {"corpus": "rand", "layout": "multi", "miss_rate": 0.0, "threads": [1]}],
                 "reopen": {"updates_per_reopen": 10, "interval_ms": 1000, "warmup_reopens": 1, "rounds": 2,
                            "reopens_per_round": 2},
-                "versions": ["4.10.4"], "contenders": {"4.10.4": ["default", "Memory", "Memory@G1", "GlobalPkMap"]}}
-    # The seed's series alone (3 + 3 iterations of 1 s), the other two interleaved (2 x 6 s), 5 reopens 1 s apart.
-    assert hook.configured(settings, "alone-Memory") == 6 + 12 + 5
+                "versions": ["4.10.4"], "contenders": {"4.10.4": ["default", "Memory", "Memory@G1", "GlobalPkMap"]},
+                "ladder": {"docs": [100000, 300000], "contenders": ["default", "Memory"]}}
+    # The seed's series alone (3 + 3 iterations of 1 s), the other two interleaved (2 x 6 s), the ladder's two
+    # (2 x 6 s), 5 reopens 1 s apart.
+    assert hook.configured(settings, "alone-Memory") == 6 + 12 + 12 + 5
     # The A/A and a G1 contender only look keys up: no reopens of their own.
     assert hook.configured(settings, "alone-default-aa") == hook.configured(settings, "alone-Memory@G1") == 18
     assert hook.configured(settings, "plain-Memory") == 6

@@ -4,15 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-import yaml
-
-from lrev import growth
+from lrev import studies
 from lrev.config import ConfigError
 from lrev.dvjump import layout
-from lrev.studies import REPO, Quantity
-
-#: The claims registry: a claim fitted on the ladder needs one.
-REGISTRY = REPO / "claims" / "dvjump.yaml"
+from lrev.studies import Quantity
 
 BASELINE = layout.BASELINE
 AA = layout.AA
@@ -91,7 +86,7 @@ def check_ladder(dvjump: dict[str, Any]) -> None:
         odd = [w for w in ladder[key] if w not in dvjump[key]]
         if odd:
             raise ConfigError(f"config error at 'dvjump.ladder.{key}': {', '.join(map(str, odd))} not in {key}")
-    grown = growth.grown(yaml.safe_load(REGISTRY.read_text()), dvjump["versions"])
+    grown = studies.ladder_claims("dvjump", dvjump["versions"])
     if grown and not sizes:
         raise ConfigError(f"config error at 'dvjump.ladder.docs': claims {', '.join(grown)} are fitted on a size "
                           f"ladder, and the full corpus alone is one size")

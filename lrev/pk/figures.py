@@ -83,9 +83,15 @@ def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[(frame["contender"] != layout.AA) & parallel]
 
 
+def _configured(lookups: pd.DataFrame) -> pd.DataFrame:
+    """The configured conditions' lookups: the size ladder's corpora have a figure per claim fitted on them
+    (lrev/growth_figures.py)."""
+    return lookups[~lookups["corpus"].str.startswith(layout.LADDER_PREFIX)]
+
+
 def lookups_figure(data: summary.PkResults) -> plt.Figure:
     """Mean lookups/s per family and version (95% CI), seed setting, per corpus."""
-    table = summary.lookups_table(_no_aa(select(data.lookups, **SEED_SETTING)))
+    table = summary.lookups_table(_no_aa(select(_configured(data.lookups), **SEED_SETTING)))
     corpora = sorted(table["corpus"].unique())
     fig, axes = _grid(["all"], corpora)
     palette = _palette(table["family"])
@@ -99,7 +105,7 @@ def lookups_figure(data: summary.PkResults) -> plt.Figure:
 
 def ratio_figure(data: summary.PkResults) -> plt.Figure:
     """Paired lookups/s ratio vs default (log axis) by corpus and layout; grey band = A/A noise."""
-    lookups = select(data.lookups, miss_rate=0.0, threads=1)
+    lookups = select(_configured(data.lookups), miss_rate=0.0, threads=1)
     ratios = summary.ratio_table(lookups)
     noise = summary.noise_table(ratios)
     corpora, layouts = sorted(ratios["corpus"].unique()), sorted(ratios["layout"].unique(), reverse=True)

@@ -1,6 +1,7 @@
 """Where the `pk` study's files live, below a scale's root (``<outdir>/<scale>``).
 
-    corpora/pk/<corpus>/                    docs.tsv, keys-miss<P>.tsv, manifest.json
+    corpora/pk/<corpus>/                    docs.tsv, keys-miss<P>.tsv, manifest.json; <corpus> is seq, rand, uuid
+                                            or seq-<n>, a rung of the size ladder (n sequential ids)
     indexes/pk/<version>/<corpus>/          <contender>/{multi,merged}/ Lucene indexes + manifest.json
     results/pk/<version>/                   lookups, mixed, plain, footprint, reopen .parquet, manifest.json,
                                             pk.ipynb, forks/round-<r>/<job>/ (each fork's own output)
@@ -9,6 +10,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,8 @@ BASELINE = "baseline"
 AA_SUFFIX = "-aa"
 AA = "default" + AA_SUFFIX
 LAYOUTS = ("multi", "merged")
+#: A size ladder's corpus: ``seq-<n>``, the seed's sequential ids, n of them (see :func:`ladder_conditions`).
+LADDER_PREFIX = "seq-"
 #: The seed's own setting: sequential ids, several segments, every key present, one thread.
 SEED_SETTING = {"corpus": "seq", "layout": "multi", "miss_rate": 0.0, "threads": 1}
 
@@ -76,12 +80,37 @@ def results_dir(root: Path, version: str) -> Path:
 
 def corpus_docs(pk: dict[str, Any], corpus: str) -> int:
     """Documents of a corpus: ``uuid_docs`` for uuid ids, ``docs`` for seq ids (the seed's setting) and for rand
-    ids (compared with seq at the same size)."""
+    ids (compared with seq at the same size), n for a ladder's ``seq-<n>``."""
+    if corpus.startswith(LADDER_PREFIX):
+        return int(corpus.removeprefix(LADDER_PREFIX))
     return int(pk["uuid_docs"] if corpus == "uuid" else pk["docs"])
+
+
+def corpus_kind(corpus: str) -> str:
+    """The ids a corpus holds (the recipe's ``--kind``): a ladder's corpus holds the seed's sequential ones."""
+    return "seq" if re.fullmatch(rf"{LADDER_PREFIX}\d+", corpus) else corpus
 
 
 def corpora(pk: dict[str, Any]) -> list[str]:
     return sorted({corpus for corpus, _ in indexed(pk)})
+
+
+def ladder_conditions(pk: dict[str, Any]) -> list[dict[str, Any]]:
+    """The size ladder's conditions: the seed's setting on ``seq-<n>`` for each of ``ladder.docs``; the seed
+    setting's own corpus is the ladder's top rung."""
+    seed = {k: SEED_SETTING[k] for k in ("layout", "miss_rate")}
+    return [{"corpus": f"{LADDER_PREFIX}{n}", **seed, "threads": [SEED_SETTING["threads"]]}
+            for n in pk["ladder"]["docs"]]
+
+
+def conditions(pk: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every condition some series measures: the configured ones, then the ladder's."""
+    return [*pk["conditions"], *ladder_conditions(pk)]
+
+
+def on_ladder(pk: dict[str, Any], contender: str) -> bool:
+    """Whether ``contender`` is measured on the ladder's corpora too (``ladder.contenders``)."""
+    return contender in pk["ladder"]["contenders"]
 
 
 def miss_rates(pk: dict[str, Any], corpus: str) -> list[float]:
@@ -100,7 +129,7 @@ def condition_label(cond: dict[str, Any]) -> str:
 
 def condition_of(pk: dict[str, Any], label: str) -> dict[str, Any]:
     """The configured condition a series label names; an unknown label is an error, never a guess."""
-    for cond in pk["conditions"]:
+    for cond in conditions(pk):
         if condition_label(cond) == label:
             return cond
     raise KeyError(f"series '{label}' matches no configured condition")
@@ -115,9 +144,11 @@ def seed_condition(pk: dict[str, Any]) -> dict[str, Any]:
     raise KeyError(f"no configured condition measures the seed's setting {SEED_SETTING}")
 
 
-def indexed(pk: dict[str, Any]) -> list[tuple[str, str]]:
-    """(corpus, layout) pairs some condition reads, plus the multi-segment reopen corpus."""
-    return sorted({(c["corpus"], c["layout"]) for c in pk["conditions"]} | {(pk["reopen_corpus"], "multi")})
+def indexed(pk: dict[str, Any], ladder: bool = True) -> list[tuple[str, str]]:
+    """(corpus, layout) pairs some condition reads, plus the multi-segment reopen corpus; without the ladder's
+    when ``ladder`` is false."""
+    conds = conditions(pk) if ladder else pk["conditions"]
+    return sorted({(c["corpus"], c["layout"]) for c in conds} | {(pk["reopen_corpus"], "multi")})
 
 
 def merged(pk: dict[str, Any], corpus: str) -> bool:
@@ -135,9 +166,13 @@ def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:
     return [*pk["contenders"][version], AA]
 
 
-def indexed_contenders(pk: dict[str, Any], version: str) -> list[str]:
-    """The configured contenders the indexer is asked for: a G1 contender reads its format's index."""
-    return [c for c in pk["contenders"][version] if collector(c) == "parallel"]
+def indexed_contenders(pk: dict[str, Any], version: str, corpus: str | None = None) -> list[str]:
+    """The configured contenders the indexer is asked for: a G1 contender reads its format's index; a ladder's
+    corpus holds the indexes of the ladder's contenders only."""
+    listed = [c for c in pk["contenders"][version] if collector(c) == "parallel"]
+    if corpus is not None and corpus.startswith(LADDER_PREFIX):
+        return [c for c in listed if on_ladder(pk, c)]
+    return listed
 
 
 def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:
@@ -148,4 +183,6 @@ def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:
 def for_version(pk: dict[str, Any], version: str) -> dict[str, Any]:
     """The settings one version's run reads: the other versions' contenders left out, so that editing them
     neither reruns this version's job nor discards its finished forks."""
-    return {**pk, "versions": [version], "contenders": {version: pk["contenders"][version]}}
+    mine = pk["contenders"][version]
+    return {**pk, "versions": [version], "contenders": {version: mine},
+            "ladder": {**pk["ladder"], "contenders": [c for c in pk["ladder"]["contenders"] if c in mine]}}

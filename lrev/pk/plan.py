@@ -12,8 +12,9 @@ RULES = {"pk_corpus": "corpus", "pk_index": "index", "pk_run": "run"}
 
 
 def shape(corpus: str) -> str:
-    """``seq``, ``rand`` or ``uuid``: the ids differ, so do their terms dictionaries."""
-    return corpus
+    """``seq``, ``rand`` or ``uuid``: the ids differ, so do their terms dictionaries; a ladder's ``seq-<n>`` holds
+    sequential ids, so its cost per document is fitted with the seq corpus's."""
+    return layout.corpus_kind(corpus)
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int]:
@@ -33,7 +34,8 @@ def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> li
 def configured(settings: dict[str, Any], fork: str) -> float:
     """The seconds a fork's config sets its timed loops to run, each warm-up at its least (as
     :mod:`lrev.pk.tasks` runs them), one ``iteration_ms`` per series and iteration: an ``alone-`` fork's seed
-    series (:func:`layout.cold_warmup`), then its other series interleaved, then an index's NRT reopens; a
+    series (:func:`layout.cold_warmup`), then its other series interleaved, then the ladder's (a ladder
+    contender's), then an index's NRT reopens; a
     ``plain-`` fork's loop; the ``mixed`` fork's series, one per parallel-collector contender of the version that
     times the most."""
     it = settings["iteration_ms"] / 1000
@@ -46,6 +48,8 @@ def configured(settings: dict[str, Any], fork: str) -> float:
         return settings["plain"]["warmup_s"] + settings["plain"]["measure_s"]
     contender = fork.removeprefix(results.ALONE)
     others = sum(len(c["threads"]) for c in settings["conditions"]) - 1
+    if layout.on_ladder(settings, contender):
+        others += len(layout.ladder_conditions(settings))
     seconds = (layout.cold_warmup(settings, 1) + measure + others * (settings["min_warmup"] + measure)) * it
     if not contender.endswith(layout.AA_SUFFIX) and not layout.strategy(contender):
         reopen = settings["reopen"]

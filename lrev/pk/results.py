@@ -1,7 +1,8 @@
 """Turn the forks of one Lucene version into the `pk` study's tidy result files.
 
     lookups.parquet    one row per timed iteration of a contender alone in its JVM (warm-up rows
-                       kept, ``phase`` says which); ``round`` is the round of forks, the unit of pairing;
+                       kept, ``phase`` says which), with its corpus's ``docs``; ``round`` is the round of forks,
+                       the unit of pairing;
                        ``fork`` names the JVM (its job: alone-<contender>, plain-<contender>, mixed)
     mixed.parquet      the same for the mixed-JVM experiment (every contender in one JVM per round)
     plain.parquet      one row per plain-loop JVM (contender, round)
@@ -39,11 +40,13 @@ def _label(frame: pd.DataFrame, version: str, round_: int, fork_name: str, pk: d
 
 
 def _conditions(frame: pd.DataFrame, pk: dict[str, Any]) -> pd.DataFrame:
-    """Series labels back to corpus, layout and miss rate."""
+    """Series labels back to corpus, layout and miss rate, with the corpus's documents (the size ladder's
+    ``docs``)."""
     conds = {label: layout.condition_of(pk, label) for label in frame["series"].unique()}
     for key in ("corpus", "layout", "miss_rate"):
         frame[key] = frame["series"].map(lambda label: conds[label][key])
     frame["miss_rate"] = frame["miss_rate"].astype(float)
+    frame["docs"] = frame["corpus"].map(lambda corpus: layout.corpus_docs(pk, corpus))
     frame["lookups_per_s"] = frame["ops"] / (frame["nanos"] / 1e9)
     return frame.drop(columns="series")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from lrev import studies
 from lrev.config import ConfigError
 from lrev.pk import contenders, layout
 from lrev.studies import Quantity
@@ -19,6 +20,8 @@ QUANTITIES = {
     "ram_bytes_per_doc": Quantity("footprint", "ram_bytes_per_doc", FOOTPRINT_CONDITION),
     "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", FOOTPRINT_CONDITION),
     "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",)),
+    # The documents of a lookup's corpus: the size a claim fitted on the ladder grows with (lrev/growth.py).
+    "docs": Quantity("lookups", "docs", CONDITION),
 }
 
 
@@ -44,10 +47,32 @@ def check(pk: dict[str, Any]) -> None:
                           f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
     if pk["mixed_rounds"] > pk["rounds"]:
         raise ConfigError(f"config error at 'pk.mixed_rounds': {pk['mixed_rounds']} exceeds rounds {pk['rounds']}")
+    check_ladder(pk)
     smallest = min(layout.corpus_docs(pk, c) for c in layout.corpora(pk))
     if pk["segment_docs"] > smallest:
         raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smallest corpus "
                           f"({smallest} docs)")
+
+
+def check_ladder(pk: dict[str, Any]) -> None:
+    """The ladder's corpora grow and stay below the seq corpus (its top rung), its contenders are ones some
+    version runs, and a registry that fits claims on the ladder gets a rung."""
+    sizes, listed = pk["ladder"]["docs"], pk["ladder"]["contenders"]
+    if sizes != sorted(set(sizes)) or (sizes and sizes[-1] >= pk["docs"]):
+        raise ConfigError(f"config error at 'pk.ladder.docs': {sizes} must increase and stay below docs "
+                          f"({pk['docs']}), the ladder's top rung")
+    run = {c for v in pk["versions"] for c in pk["contenders"][v]}
+    odd = [c for c in listed if c not in run]
+    if odd:
+        raise ConfigError(f"config error at 'pk.ladder.contenders': {', '.join(odd)} not a contender of "
+                          f"{', '.join(pk['versions'])}")
+    if sizes and BASELINE not in listed:
+        raise ConfigError(f"config error at 'pk.ladder.contenders': a ladder with corpora measures '{BASELINE}', "
+                          f"which every version runs and every ratio is taken against")
+    grown = studies.ladder_claims("pk", pk["versions"])
+    if grown and not sizes:
+        raise ConfigError(f"config error at 'pk.ladder.docs': claims {', '.join(grown)} are fitted on a size "
+                          f"ladder, and the seq corpus alone is one size")
 
 
 def load(results: Path, versions: Sequence[str]):

@@ -43,7 +43,8 @@ def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, 
 
 def measure(root: str, version: str, round: int, contender: str, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Everything one contender is measured on, alone in this JVM: lookups in the seed's setting, then in the
-    other conditions (their series interleaved), then NRT reopen and the footprint, which run after the
+    other conditions (their series interleaved), then the size ladder's (a ladder contender's), then NRT reopen
+    and the footprint (not on the ladder's corpora), which run after the
     lookups so they cannot disturb them. The A/A contender only looks keys up.
 
     The seed's setting comes first, warmed up (for at least ``seed_warmup_s``: the JVM is cold) and measured on
@@ -62,13 +63,17 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=layout.cold_warmup(pk, 1)))]
     if rest:
         lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))
+    # The size ladder last, in series of their own: the configured conditions are measured as without it.
+    ladder = [(name, cond, t) for cond in layout.ladder_conditions(pk) for t in cond["threads"]]
+    if ladder and layout.on_ladder(pk, contender):
+        lookups.append(engine.lookups(_spec(root_, version, pk, ladder, seed)))
     out = {"lookups": pd.concat(lookups, ignore_index=True)}
     if contender.endswith(layout.AA_SUFFIX):
         return _labelled(out, contender)
     if not layout.strategy(contender):
         out["reopen"] = _reopen(root_, version, round, contender, pk)
     parts = []
-    for corpus, lay in layout.indexed(pk):
+    for corpus, lay in layout.indexed(pk, ladder=False):
         paths = [str(layout.index_path(root_, version, corpus, c, lay)) for c in (layout.BASELINE, name)]
         part = engine.footprint([layout.BASELINE, name], paths, str(layout.keys_file(root_, corpus, 0.0)))
         part.insert(0, "corpus", corpus)

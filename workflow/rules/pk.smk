@@ -24,9 +24,10 @@ rule pk_corpus:
         docs=ROOT / "corpora/pk/{corpus}/docs.tsv",
         manifest=ROOT / "corpora/pk/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="seq|rand|uuid",
+        corpus="seq|rand|uuid|seq-[0-9]+",
     # Everything the recipe reads is a param, so a changed value reruns it (Snakemake's params trigger).
     params:
+        kind=lambda w: pk_layout.corpus_kind(w.corpus),
         docs=lambda w: pk_layout.corpus_docs(PK, w.corpus),
         seed=PK["seed"],
         body_words=PK["body_words"],
@@ -36,7 +37,7 @@ rule pk_corpus:
     benchmark:
         bench("pk_corpus", "corpus"),
     shell:
-        "{PY} data-recipes/pk_corpus.py --kind {wildcards.corpus} --docs {params.docs} --seed {params.seed}"
+        "{PY} data-recipes/pk_corpus.py --kind {params.kind} --docs {params.docs} --seed {params.seed}"
         " --body-words {params.body_words} --batch-size {params.batch_size} --key-batches {params.key_batches}"
         " --miss-rates {params.miss_rates} --out {ROOT}/corpora/pk/{wildcards.corpus}"
 
@@ -49,10 +50,10 @@ rule pk_index:
     output:
         ROOT / "indexes/pk/{version}/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="seq|rand|uuid",
+        corpus="seq|rand|uuid|seq-[0-9]+",
     params:
         segment_docs=PK["segment_docs"],
-        contenders=lambda w: " ".join(pk_layout.indexed_contenders(PK, w.version)),
+        contenders=lambda w: " ".join(pk_layout.indexed_contenders(PK, w.version, w.corpus)),
         merged=lambda w: "--merged" if pk_layout.merged(PK, w.corpus) else "",
     threads: 1
     benchmark:
