@@ -13,6 +13,7 @@ import argparse
 import datetime
 import importlib
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -366,6 +367,39 @@ def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
     }
 
 
+def free_bytes(root: Path) -> int:
+    """Free bytes on the file system that holds ``root`` (or, before it exists, its nearest existing parent)."""
+    root = Path(root).absolute()
+    while not root.exists():
+        root = root.parent
+    return shutil.disk_usage(root).free
+
+
+def shortfall(table: pd.DataFrame, free: float, root: Path) -> str | None:
+    """Why the corpora and indexes a run still has to build (``table``, :func:`estimate`'s) would not fit in
+    ``free`` bytes, naming the largest of them; None when they fit, or when the model knows none of their sizes."""
+    builds = table[table.kind.isin(["corpus", "index"]) & table.disk.notna()]
+    need = float(builds.disk.sum())
+    if builds.empty or need <= free:
+        return None
+    largest = builds.loc[builds.disk.idxmax()]
+    return (f"the corpora and indexes this run builds take about {need / GIB:.1f} GiB at the plan's bytes per "
+            f"document, and {root} has {free / GIB:.1f} GiB free; the largest is {largest.rule} "
+            f"({largest.wildcards}): {largest.docs:,.0f} documents, {largest.disk / GIB:.1f} GiB. Lower that size "
+            f"(a ladder's top rung, or the study's docs) or free space")
+
+
+def check_disk(argv: Sequence[str]) -> str | None:
+    """:func:`shortfall` of the run ``argv`` selects, before anything is built; None, too, when no run on disk
+    gives bytes per document yet (the first run of a clone)."""
+    cfg = config.from_snakemake_args(list(argv))
+    obs = observations(Path(cfg.raw["outdir"]), cfg.raw, list(cfg.studies), list(cfg.raw["scales"]))
+    if obs[obs.kind.isin(["corpus", "index"])].empty:
+        return None
+    table, _ = estimate(cfg, dry_run_jobs(argv), obs)
+    return shortfall(table, free_bytes(cfg.root), cfg.root)
+
+
 def render(result: dict[str, Any]) -> str:
     table = pd.DataFrame(result["jobs"])
     shown = pd.DataFrame({
@@ -414,7 +448,19 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", type=Path, help="also write the plan here (atomically)")
     ap.add_argument("--fit-scale", action="append", default=[], help="fit on this scale only (repeatable)")
+    ap.add_argument("--check-disk", action="store_true",
+                    help="only stop (exit 2) when what the run builds would not fit on the disk, naming it")
     a, rest = ap.parse_known_args(argv)
+    if a.check_disk:
+        try:
+            short = check_disk(rest)
+        except config.ConfigError as exc:
+            print(f"plan: {exc}", file=sys.stderr)
+            return 2
+        if short:
+            print(f"plan: {short}", file=sys.stderr)
+            return 2
+        return 0
     try:
         result = plan(rest, a.fit_scale)
     except (PlanError, config.ConfigError) as exc:

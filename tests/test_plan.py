@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -235,3 +236,24 @@ def test_held_out_needs_three_sizes_and_takes_forks_beyond_their_configured_seco
     assert (row["kind"], row["sizes"], row["held_out"]) == ("run", [10000, 100000], None)
     assert row["in_sample"] == pytest.approx(0.0, abs=1e-9)  # 2 s and 11 s beyond the configured 10: a line fits
     assert "two sizes: none held out" in plan._error(row)
+
+
+def test_a_run_whose_builds_exceed_the_free_disk_is_stopped_naming_the_largest_and_the_free_space():
+    gib = plan.GIB
+    table = pd.DataFrame([
+        {"rule": "pk_corpus", "wildcards": "corpus=seq-300000", "kind": "corpus", "docs": 3e5, "disk": 1 * gib},
+        {"rule": "pk_index", "wildcards": "version=4.10.4, corpus=seq", "kind": "index", "docs": 3e6, "disk": 6 * gib},
+        {"rule": "pk_index", "wildcards": "version=4.10.4, corpus=rand", "kind": "index", "docs": 3e6,
+         "disk": float("nan")},
+        {"rule": "pk_run", "wildcards": "version=4.10.4", "kind": "run", "docs": 3e6, "disk": 50 * gib},
+    ])
+    why = plan.shortfall(table, 5 * gib, Path("runs/paper"))
+    assert "7.0 GiB" in why and "runs/paper has 5.0 GiB free" in why
+    assert "pk_index (version=4.10.4, corpus=seq): 3,000,000 documents, 6.0 GiB" in why
+    # Fork outputs are not what fills the disk before indexing; a build the model cannot size is left out.
+    assert plan.shortfall(table, 8 * gib, Path("runs/paper")) is None
+    assert plan.shortfall(table[table.kind == "run"], 0, Path("runs/paper")) is None
+
+
+def test_the_free_space_of_a_root_not_yet_made_is_its_nearest_parents(tmp_path):
+    assert plan.free_bytes(tmp_path / "runs" / "paper") == shutil.disk_usage(tmp_path).free
