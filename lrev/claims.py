@@ -123,8 +123,8 @@ _PART = {
         # round, a line (lrev.growth, ``model``) through its value at every ``over`` of the condition that the
         # results hold for every side, each placed at the study quantity ``size`` of side a there. That verdict is
         # marked extrapolated and sits beside the measured one; ``why`` names the seed's size. ``rungs``, a regular
-        # expression, keeps the values of ``over`` it matches in full: a study whose condition holds other values
-        # than its ladder's (pk's rand corpus beside its seq-<n> rungs).
+        # expression, keeps the values of ``over`` it matches in full: a condition that holds other values than the
+        # ladder's (another kind of corpus at one of the ladder's sizes).
         "grows": {"type": "object", "required": ["over", "size", "at", "why"], "additionalProperties": False,
                   "properties": {"over": {"type": "string"}, "size": {"type": "string"},
                                  "rungs": {"type": "string", "minLength": 1},
@@ -524,6 +524,9 @@ class _Judge:
                                 f"the study with that condition; got over '{over}', size '{grows['size']}'")
         (a, where_a, version_a), fn = sides[0], stats.STATISTICS[statistic or "mean"]
         frame = getattr(self.results, quantity.table)
+        if size.column not in getattr(self.results, size.table):
+            raise self.fail(f"no {size.column} in the {size.table} results, the ladder of '{part['label']}' needs "
+                            f"(results from before the study measured a size ladder)")
         rest = {k: v for k, v in where_a.items() if k != over}
         values: dict[float, pd.Series] = {}
         rungs: dict[float, Any] = {}

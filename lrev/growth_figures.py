@@ -62,8 +62,10 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
         ax.set_xscale("log")
         if grown["model"] == "loglog":
             plots.log_y(ax)
-        _clip(ax, [p["value"] for _, part in pairs for p in part["extrapolated"]["points"] if p["value"] is not None]
-              + ([claimed] if claimed is not None else []), grown["model"] == "loglog")
+        shown = [p["value"] for _, part in pairs for p in part["extrapolated"]["points"] if p["value"] is not None]
+        shown += [part["extrapolated"]["prediction"]["value"] for _, part in pairs
+                  if part["extrapolated"].get("prediction", {}).get("value") is not None]
+        _clip(ax, shown + ([claimed] if claimed is not None else []), grown["model"] == "loglog")
         ax.set_xlabel(f"{grown['over']} size; dotted: {grown['why']}", fontsize=7)
         ax.set_ylabel(pairs[0][1]["quantity"] + (" ratio" if "b" in pairs[0][1] else ""), fontsize=8)
         ax.set_title(label, fontsize=8)
@@ -74,7 +76,8 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
 
 
 def _clip(ax: plt.Axes, values: list[float], log: bool) -> None:
-    """At most a hundredfold (log) or ten spans (linear) beyond the measured values and the seed's: a band that
+    """At most a hundredfold (log) or ten spans (linear) beyond the measured values, the predictions at the seed's
+    size and the seed's own: a band that
     the ladder cannot narrow (two sizes, few rounds) would otherwise flatten every point into one line."""
     if not values:
         return

@@ -454,7 +454,7 @@ def main(argv: list[str]) -> int:
     if a.check_disk:
         try:
             short = check_disk(rest)
-        except config.ConfigError as exc:
+        except (PlanError, config.ConfigError) as exc:
             print(f"plan: {exc}", file=sys.stderr)
             return 2
         if short:

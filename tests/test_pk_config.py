@@ -70,3 +70,21 @@ def test_a_versions_run_reads_only_its_own_contenders(monkeypatch, tmp_path):
     assert layout.for_version(pk, "10.6.0")["contenders"] == {"10.6.0": pk["contenders"]["10.6.0"]}
     changed = {**pk, "contenders": {**pk["contenders"], "10.6.0": ["default", "FST50"]}}
     assert forks.fingerprint("10.6.0", changed) != forks.fingerprint("10.6.0", pk)
+
+
+def test_a_version_runs_the_ladder_only_where_it_has_a_format_to_compare_with_the_baseline():
+    pk = config.load({"scale": "default"}).study("pk")
+    assert {"Memory", "Pulsing41"} <= set(pk["ladder"]["contenders"]) and pk["ladder"]["docs"]
+    old, new = layout.for_version(pk, "4.10.4"), layout.for_version(pk, "10.6.0")
+    assert old["ladder"] == {"docs": pk["ladder"]["docs"], "contenders": ["default", "Memory", "Pulsing41"]}
+    assert new["ladder"] == {"docs": [], "contenders": []}
+    assert not any(c.startswith(layout.LADDER_PREFIX) for c in layout.corpora(new))
+    assert layout.for_version(old, "4.10.4") == old, "a version's settings are its own again"
+
+
+def test_a_ladder_contender_that_reads_another_index_gets_that_index_built_on_the_ladder():
+    pk = config.load({"scale": "default", "pk": {"ladder": {"contenders": ["default", "Memory@G1", "GlobalPkMap"]}}})
+    pk = pk.study("pk")
+    assert layout.indexed_contenders(pk, "4.10.4", f"{layout.LADDER_PREFIX}{pk['ladder']['docs'][0]}") == [
+        "default", "Memory"]
+    assert "Pulsing41" in layout.indexed_contenders(pk, "4.10.4", "seq")

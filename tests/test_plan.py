@@ -255,5 +255,7 @@ def test_a_run_whose_builds_exceed_the_free_disk_is_stopped_naming_the_largest_a
     assert plan.shortfall(table[table.kind == "run"], 0, Path("runs/paper")) is None
 
 
-def test_the_free_space_of_a_root_not_yet_made_is_its_nearest_parents(tmp_path):
-    assert plan.free_bytes(tmp_path / "runs" / "paper") == shutil.disk_usage(tmp_path).free
+def test_the_free_space_of_a_root_not_yet_made_is_its_nearest_parents(tmp_path, monkeypatch):
+    asked = []
+    monkeypatch.setattr(plan.shutil, "disk_usage", lambda path: asked.append(path) or shutil._ntuple_diskusage(9, 2, 7))
+    assert plan.free_bytes(tmp_path / "runs" / "paper") == 7 and asked == [tmp_path]

@@ -173,7 +173,7 @@ def reopen_figure(data: summary.PkResults) -> plt.Figure:
 
 def threads_figure(data: summary.PkResults) -> plt.Figure:
     """Throughput at 2 threads ÷ 1 thread, paired by round (95% CI); dashed line: linear scaling (2×)."""
-    lookups = _no_aa(select(data.lookups, layout="multi", miss_rate=0.0))
+    lookups = _no_aa(select(_configured(data.lookups), layout="multi", miss_rate=0.0))
     table = summary.scaling_table(lookups)
     corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])

@@ -26,6 +26,8 @@ SEEK_CEIL = "+seekCeil"
 G1 = "@G1"
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
+#: The contender every version runs and every ratio is taken against (lrev.pk.study.BASELINE).
+BASELINE_CONTENDER = "default"
 #: The default contender measured again in JVMs of its own: the A/A noise floor.
 AA_SUFFIX = "-aa"
 AA = "default" + AA_SUFFIX
@@ -171,7 +173,8 @@ def indexed_contenders(pk: dict[str, Any], version: str, corpus: str | None = No
     corpus holds the indexes of the ladder's contenders only."""
     listed = [c for c in pk["contenders"][version] if collector(c) == "parallel"]
     if corpus is not None and corpus.startswith(LADDER_PREFIX):
-        return [c for c in listed if on_ladder(pk, c)]
+        read = {index_of(c) for c in pk["ladder"]["contenders"]}
+        return [c for c in listed if c in read]
     return listed
 
 
@@ -182,7 +185,11 @@ def plain_contenders(pk: dict[str, Any], version: str) -> list[str]:
 
 def for_version(pk: dict[str, Any], version: str) -> dict[str, Any]:
     """The settings one version's run reads: the other versions' contenders left out, so that editing them
-    neither reruns this version's job nor discards its finished forks."""
+    neither reruns this version's job nor discards its finished forks; the ladder's contenders of this version, and
+    no ladder where they are the baseline alone."""
     mine = pk["contenders"][version]
+    ladder = [c for c in pk["ladder"]["contenders"] if c in mine]
+    # A version whose only ladder contender is the baseline has no ratio to fit on the ladder: no ladder corpora.
+    docs = pk["ladder"]["docs"] if set(ladder) - {BASELINE_CONTENDER} else []
     return {**pk, "versions": [version], "contenders": {version: mine},
-            "ladder": {**pk["ladder"], "contenders": [c for c in pk["ladder"]["contenders"] if c in mine]}}
+            "ladder": {"docs": docs, "contenders": ladder if docs else []}}

@@ -158,9 +158,11 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
                  "reopen": p["reopen"],
                  "reopen_rate": f"{p['reopen']['updates_per_reopen'] * 1000 // p['reopen']['interval_ms']:,}",
                  "plain": p["plain"], "conditions": p["conditions"],
-                 # A run from before the size ladder has none.
-                 "ladder_docs": [f"{n:,}" for n in p.get("ladder", {}).get("docs", [])],
-                 "ladder_contenders": p.get("ladder", {}).get("contenders", []),
+                 # Each version's run records its own ladder (layout.for_version); a run from before the ladder, none.
+                 "ladder_docs": [f"{n:,}" for n in sorted({n for m in data.manifests.values()
+                                                           for n in m["parameters"].get("ladder", {}).get("docs", [])})],
+                 "ladder_contenders": list(dict.fromkeys(c for m in data.manifests.values()
+                                                         for c in m["parameters"].get("ladder", {}).get("contenders", []))),
                  # Each version's own: a version's run records only the contenders it ran (layout.for_version).
                  "contenders": {v: m["parameters"]["contenders"][v] for v, m in data.manifests.items()},
                  "crosscheck_tolerance": f"{summary.CROSSCHECK_TOLERANCE * 100:.0f}%",

@@ -22,7 +22,8 @@ def sizes(settings: dict[str, Any]) -> dict[str, int]:
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int:
-    """The corpus a job names (``seq``, ``rand`` or ``uuid``); the seq corpus, the seed's setting, otherwise."""
+    """The corpus a job names (``seq``, ``rand``, ``uuid`` or a ladder's ``seq-<n>``); the seq corpus, the seed's
+    setting, otherwise."""
     return layout.corpus_docs(settings, wildcards.get("corpus", "seq"))
 
 

@@ -9,7 +9,7 @@ from lrev.config import ConfigError
 from lrev.pk import contenders, layout
 from lrev.studies import Quantity
 
-BASELINE = "default"
+BASELINE = layout.BASELINE_CONTENDER
 AA = layout.AA
 
 CONDITION = ("corpus", "layout", "miss_rate", "threads")
@@ -61,11 +61,12 @@ def check_ladder(pk: dict[str, Any]) -> None:
     if sizes != sorted(set(sizes)) or (sizes and sizes[-1] >= pk["docs"]):
         raise ConfigError(f"config error at 'pk.ladder.docs': {sizes} must increase and stay below docs "
                           f"({pk['docs']}), the ladder's top rung")
-    run = {c for v in pk["versions"] for c in pk["contenders"][v]}
+    # Every version listed, run at this scale or not, as in check(): each run keeps its own (layout.for_version).
+    run = {c for listed_ in pk["contenders"].values() for c in listed_}
     odd = [c for c in listed if c not in run]
     if odd:
-        raise ConfigError(f"config error at 'pk.ladder.contenders': {', '.join(odd)} not a contender of "
-                          f"{', '.join(pk['versions'])}")
+        raise ConfigError(f"config error at 'pk.ladder.contenders': {', '.join(odd)} not a contender of any "
+                          f"version in pk.contenders")
     if sizes and BASELINE not in listed:
         raise ConfigError(f"config error at 'pk.ladder.contenders': a ladder with corpora measures '{BASELINE}', "
                           f"which every version runs and every ratio is taken against")

@@ -8,7 +8,6 @@ from lrev.pk.forks import CODE as PK_FORK_CODE
 from lrev.pk.results import FILES as PK_RESULTS
 
 PK = CFG.study("pk")
-PK_CORPORA = pk_layout.corpora(PK)
 # The Python each step runs is an input too, so changing it reruns the step.
 PK_RUN_CODE = [*PK_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/pk/results.py"]
 
@@ -68,7 +67,8 @@ rule pk_run:
     """One papermill execution (lrev/execute.py) per Lucene version: rounds of forks, each contender alone in its JVM."""
     input:
         code=PK_RUN_CODE,
-        indexes=lambda w: [ROOT / f"indexes/pk/{w.version}/{c}/manifest.json" for c in PK_CORPORA],
+        indexes=lambda w: [ROOT / f"indexes/pk/{w.version}/{c}/manifest.json"
+                           for c in pk_layout.corpora(pk_layout.for_version(PK, w.version))],
     output:
         results=[str(ROOT / "results/pk/{version}" / name) for name in PK_RESULTS],
         notebook=ROOT / "results/pk/{version}/pk.ipynb",
