@@ -1,16 +1,28 @@
 """Executes a study notebook with papermill, as each study's run rule does.
 
-papermill's command line shuts the notebook's kernel down gracefully: stopped with Ctrl-C, it asks the kernel to
-exit and waits out jupyter_client's grace period while the busy kernel's cell goes on starting and finishing
-forks. A stopped run must not measure on, so the kernel is killed at once (nbclient's ``shutdown_kernel``
-"immediate"), and its forks die with it (:func:`lrev.fork._die_with_parent`).
+A stopped run must not measure on. papermill's command line shuts the notebook's kernel down gracefully: stopped
+with Ctrl-C, it asks the kernel to exit and waits out jupyter_client's grace period, while the busy kernel's cell goes
+on finishing forks and moving their folders into place. Here a SIGINT or SIGTERM kills the kernel and everything it
+started first (SIGKILL, the kernel before its children, so it cannot start or keep another fork), then ends the run;
+nbclient's ``shutdown_kernel`` is "immediate" for any other way out.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 
 import papermill
+import psutil
+
+
+def _stop(signum: int, frame: object) -> None:
+    for process in psutil.Process().children(recursive=True):
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,6 +34,8 @@ def main(argv: list[str] | None = None) -> None:
     parameters = json.loads(args.parameters)
     if not isinstance(parameters, dict):
         parser.error(f"--parameters must be a JSON object, not {args.parameters!r}")
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _stop)
     papermill.execute_notebook(args.notebook, args.out, parameters=parameters, progress_bar=False,
                                shutdown_kernel="immediate")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lrev import claims, config, paper
+from lrev import claims, config, growth, growth_figures, paper
 from lrev.config import REPO
 from lrev.io import write_json
 from lrev.pk import figures, layout, numbers as pk_numbers, summary
@@ -21,6 +21,10 @@ def built(smoke_run, tmp_path_factory):
     written = figures.write_all(results, VERSIONS, root / "figures" / "pk")
     verdicts = claims.evaluate(claims.load_registry(REPO / "claims" / "pk.yaml"), summary.load(results, VERSIONS))
     write_json(root / "claims.json", verdicts)
+    # The claims fitted on the size ladder have a figure each, as the pipeline draws them (rule growth_figure).
+    for claim in growth.grown(claims.load_registry(REPO / "claims" / "pk.yaml"), VERSIONS):
+        growth_figures.main(["--registry", str(REPO / "claims" / "pk.yaml"), "--claims", str(root / "claims.json"),
+                             "--claim", claim, "--out", str(root / "figures" / "pk")])
     numbers = paper.study_numbers("pk", results, VERSIONS, root / "figures" / "pk", root / "claims.json")
     return root, written, numbers
 

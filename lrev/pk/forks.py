@@ -62,7 +62,9 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
 
 
 def run(root: Path, version: str, pk: dict[str, Any]) -> Path:
-    """All rounds of this version's forks (resuming a killed run); returns their folder."""
+    """All rounds of this version's forks (resuming a killed run), with this version's settings
+    (:func:`layout.for_version`: its ladder, if any); returns their folder."""
+    pk = layout.for_version(pk, version)
     verify_inputs(root, version, pk)
     todo = jobs(root, version, pk)
     return fork.run_rounds(todo, pk["rounds"], pk["seed"],
