@@ -1,6 +1,7 @@
 # lucene-revisited: engine -> corpora -> indexes -> studies (papermill notebooks) -> figures -> paper.
 # Run through ./run paper (which bootstraps the environment), or `snakemake --cores 2` inside it.
 # Each study in `studies` brings its own rule file, workflow/rules/<study>.smk.
+import json
 import os
 import sys
 from pathlib import Path
@@ -29,6 +30,13 @@ MEASURE_THREADS = workflow.cores if CFG.exclusive else 1
 NOTEBOOKS = {study: f"notebooks/{study}.ipynb" for study in CFG.studies}
 #: What each study's rule file registers for the generic claims and paper rules (workflow/rules/paper.smk).
 STUDY_OUTPUTS = {}
+
+
+def notebook_parameters(settings, **extra):
+    """A run rule's notebook parameters (lrev/execute.py): the scale, the outdir, measuring on, the study's effective
+    settings as its `overrides` (the notebook validates them again), and ``extra``."""
+    return json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True, "overrides": settings,
+                       **extra}, sort_keys=True)
 
 
 def bench(rule, *wildcards):

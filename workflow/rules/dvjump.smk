@@ -1,7 +1,6 @@
 # The `dvjump` study (seeds 000/004): corpora -> one single-segment index per builder version, corpus and
 # kind -> one notebook run over every version (forks interleaved in rounds) -> figures; its claims and paper
 # numbers come from the generic rules of paper.smk.
-import json
 
 from lrev.dvjump import figures as dvj_figures
 from lrev.dvjump import layout as dvj_layout
@@ -83,8 +82,7 @@ rule dvjump_run:
         notebook=NOTEBOOKS["dvjump"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["dvjump"]),
         # The effective settings, as the notebook's `overrides` (it validates them again).
-        parameters=json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True,
-                               "overrides": DVJ}, sort_keys=True),
+        parameters=notebook_parameters(DVJ),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:

@@ -1,7 +1,6 @@
 # The `dvupdate` study (seed 003): the Wikipedia fragment -> real and fitted synthetic corpora -> one index per
 # version and corpus -> one notebook run over every version (forks interleaved in rounds) -> figures; its claims
 # and paper numbers come from the generic rules of paper.smk.
-import json
 import shlex
 
 from lrev.dvupdate import layout as dvu_layout
@@ -122,8 +121,7 @@ rule dvupdate_run:
         # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
         notebook=NOTEBOOKS["dvupdate"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["dvupdate"]),
-        parameters=json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True,
-                               "overrides": DVU}, sort_keys=True),
+        parameters=notebook_parameters(DVU),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:

@@ -1,7 +1,6 @@
 # The `join` study (seed 002): a synthetic corpus of parent/child blocks -> one Lucene index per version, and one
 # real-Solr index per version that has Solr contenders -> one notebook run over every version (forks interleaved
 # in rounds) -> figures; its claims and paper numbers come from the generic rules of paper.smk.
-import json
 
 from lrev.join import layout as join_layout
 from lrev.join.figures import FIGURES as JOIN_FIGURES
@@ -88,8 +87,7 @@ rule join_run:
         # Its code, not the file: exploring it in JupyterLab (autosave) reruns nothing (lrev/notebook.py).
         notebook=NOTEBOOKS["join"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["join"]),
-        parameters=json.dumps({"scale": CFG.scale, "outdir": str(CFG.raw["outdir"]), "measure": True,
-                               "overrides": JOIN}, sort_keys=True),
+        parameters=notebook_parameters(JOIN),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:

@@ -1,6 +1,5 @@
 # The `pk` study (seed 001): corpora -> one index set per version and corpus -> notebook per version
 # -> figures; its claims and paper numbers come from the generic rules of paper.smk.
-import json
 
 from lrev.pk import layout as pk_layout
 from lrev.pk.figures import FIGURES as PK_FIGURES
@@ -77,9 +76,7 @@ rule pk_run:
         notebook=NOTEBOOKS["pk"],
         notebook_code=lrnotebook.code_digest(NOTEBOOKS["pk"]),
         # The effective settings this version's run reads, as the notebook's `overrides` (it validates them again).
-        parameters=lambda w: json.dumps({"version": w.version, "scale": CFG.scale, "outdir": str(CFG.raw["outdir"]),
-                                         "measure": True, "overrides": pk_layout.for_version(PK, w.version)},
-                                        sort_keys=True),
+        parameters=lambda w: notebook_parameters(pk_layout.for_version(PK, w.version), version=w.version),
     # Timings own the whole machine at an exclusive scale: nothing else runs beside a measurement.
     threads: MEASURE_THREADS
     benchmark:
