@@ -77,6 +77,14 @@ def grown(registry: dict, versions: list[str]) -> list[str]:
             if any("grows" in p and set(p["versions"]) & set(versions) - set(c["not_applicable"]) for p in c["parts"])]
 
 
+def grown_sides(registry: dict, versions: list[str]) -> list[tuple[str, str, dict]]:
+    """(claim id, version, side) of every side (``a``, ``b``) of a part judged at the seed's size, on each of
+    ``versions`` where its claim applies: what a size ladder must measure for that part to be fitted."""
+    return [(c["id"], v, p[side]) for c in registry["claims"] for p in c["parts"] if "grows" in p
+            for v in p["versions"] if v in versions and v not in c["not_applicable"] for side in ("a", "b")
+            if side in p]
+
+
 def figure_name(claim: str) -> str:
     """The file name (no suffix) of a claim's figure at the seed's size (:mod:`lrev.growth_figures`)."""
     return f"growth-{claim}"

@@ -92,7 +92,8 @@ def fit(docs: Sequence[float], seconds: Sequence[float], per_doc: bool = True, s
 def hook(study: str) -> ModuleType:
     """A study's plan hook, ``lrev/<study>/plan.py``: ``RULES`` (rule -> kind), ``shape`` (a corpus name's shape),
     ``sizes`` (shape -> docs), ``docs`` (a job's), ``forks`` (a run job's fork names, every round) and, optionally,
-    ``configured`` (the seconds a fork's config sets it to warm up and measure)."""
+    ``configured`` (the seconds a fork's config sets it to warm up and measure) and ``job_settings`` (the settings
+    a run job's forks read, where a job runs a part of the study's settings)."""
     return importlib.import_module(f"lrev.{study}.plan")
 
 
@@ -110,6 +111,16 @@ def benchmark_path(root: Path, rule: str, wildcards: Sequence[str]) -> Path:
     """``<root>/benchmarks/<rule>/<name=value,...>.tsv``; ``wildcards`` are Snakemake patterns (``{corpus}``)."""
     name = ",".join(f"{w.strip('{}')}={w}" for w in wildcards) or "job"
     return Path(root) / BENCHMARKS / rule / f"{name}.tsv"
+
+
+def _job_settings(study_hook: ModuleType, settings: dict[str, Any], result: Path, versions: Sequence[str]
+                  ) -> dict[str, Any]:
+    """The settings the run job that wrote ``result`` (a path below ``results/<study>/``) read: a job of one
+    version writes below that version's folder (:func:`lrev.studies.results_dir`)."""
+    if not hasattr(study_hook, "job_settings"):
+        return settings
+    wildcards = {"version": result.parts[0]} if result.parts[0] in versions else {}
+    return study_hook.job_settings(settings, wildcards)
 
 
 def _wildcards(path: Path) -> dict[str, str]:
@@ -150,9 +161,11 @@ def observations(outdir: Path, base: dict[str, Any], studies: Sequence[str], sca
             if size is None:  # a size the config leaves open: the run's corpora as built
                 size = sum(read_json(m)["docs"] for m in corpora) or None
             for timing in sorted((root / "results" / study).rglob("timing.json")):
+                result = timing.relative_to(root / "results" / study)
+                job = _job_settings(h, settings, result, cfg.lucene_versions)
                 rows.append({"study": study, "scale": scale, "kind": "run", "shape": "", "docs": size,
                              "seconds": read_json(timing)["seconds"], "bytes": _folder_bytes(timing.parent),
-                             "configured": configured(h, settings, timing.parent.name)})
+                             "configured": configured(h, job, timing.parent.name)})
             for manifest in sorted((root / "indexes" / study).rglob("manifest.json")):
                 m = read_json(manifest)
                 rows.append({"study": study, "scale": scale, "kind": "index", "docs": m["corpus"]["docs"],
@@ -277,6 +290,7 @@ def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs
             docs = np.nan if docs is None else docs
             row.update(kind=kind, shape=shape, docs=docs)
             if kind == "run":
+                settings = h.job_settings(settings, wildcards) if hasattr(h, "job_settings") else settings
                 forks = h.forks(cfg.root, settings, wildcards)
                 resident = [model.per_doc(study, "index", s) * n for s, n in h.sizes(settings).items() if n]
                 row.update(forks=len(forks), disk=len(forks) * model.fork_bytes(study),

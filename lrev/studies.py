@@ -103,3 +103,13 @@ def ladder_claims(name: str, versions: Sequence[str]) -> list[str]:
     from lrev import growth
 
     return growth.grown(yaml.safe_load(registry_file(name).read_text()), list(versions))
+
+
+def ladder_sides(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
+    """(claim id, version, side) of each side of study ``name``'s parts fitted on its size ladder, on ``versions``:
+    a config must put each on the ladder, or the fit has one size."""
+    import yaml
+
+    from lrev import growth
+
+    return growth.grown_sides(yaml.safe_load(registry_file(name).read_text()), list(versions))

@@ -52,3 +52,21 @@ def test_updates_not_done_in_time_or_a_late_reopen_is_behind(cols):
 
 def test_a_reopen_without_updates_has_no_per_document_cost():
     assert pd.isna(results.derive(reopen_rows(updates=0), behind_s=0.5).iloc[0]["perdoc_ms"])
+
+
+def test_a_forks_sizes_are_its_corpus_documents_per_update_and_its_buffers_flushes():
+    """Per fork and cell: the corpus's documents over the mean updates of its measured reopens (a reopen with none
+    counts), and how many of them flushed the RAM buffer."""
+    from lrev.dvupdate import summary
+
+    cell = {"role": "big", "rate_role": "high", "interval_role": "long"}
+    reopens = pd.DataFrame([{"version": "10.6.0", "contender": "ram-buffer", "round": r, "fork": f"f{r}", **cell,
+                             "updates": u, "flushed": f, "stable": 1}
+                            for r, rows in enumerate([[(300, 1), (100, 0)], [(0, 0), (400, 1)]]) for u, f in rows])
+    manifests = {"10.6.0": {"parameters": {"corpora": {"big": {"text": "synthetic", "docs": 20000}}},
+                            "corpora": {"synthetic-big": {"docs": 20000}}}}
+    data = summary.DvuResults(reopens=reopens, perdoc=reopens, latency=pd.DataFrame(), verify=pd.DataFrame(),
+                              warmup=pd.DataFrame(), manifests=manifests)
+    sizes = data.sizes.set_index("round")
+    assert list(sizes["docs_per_update"]) == [20000 / 200, 20000 / 200]
+    assert list(sizes["flushes"]) == [1, 1]

@@ -44,6 +44,9 @@ from lrev.join import layout, study
     ({"join": {"ladder": {"parents": [500]}}}, "'join.ladder.parents': 500 parents, fewer than the 1000 blocks"),
     ({"join": {"ladder": {"versions": ["7.7.3"]}}}, "'join.ladder.versions': 7.7.3 is not one of join.versions"),
     ({"join": {"ladder": {"query_rates": [0]}}}, "join.ladder.query_rates"),
+    # join-2 is fitted on the ladder on 10.6.0: a ladder elsewhere leaves it one size.
+    ({"join": {"ladder": {"versions": ["9.12.3"]}}},
+     "'join.ladder.versions': join-2 is fitted on the size ladder on 10.6.0"),
     ({"join": {"contenders": {"10.6.0": ["block", "terms"]}, "cold": {"contenders": {"10.6.0": []}}}},
      "'join.ladder.versions': Lucene 10.6.0 does not time 'scan'"),
     ({"join": {"profile": {"period_ms": 0}}}, "join.profile.period_ms"),

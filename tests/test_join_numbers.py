@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
-from lrev.join import numbers
+from lrev.join import numbers, summary
 
 
 def manifest(version: str, contenders: list[str], jars: list[str]) -> dict:
@@ -102,3 +102,35 @@ def test_the_crossover_interval_keeps_its_coverage_at_the_rounds_a_run_has(round
         estimate = numbers.crossover(pd.DataFrame(ratio, columns=sizes), 0.1)
         covered.append(estimate.low <= target <= estimate.high)
     assert 0.917 <= np.mean(covered) <= 0.983
+
+
+def test_the_service_table_puts_the_main_corpus_on_the_size_ladder_with_its_documents():
+    """The load forks' closed loops are the main corpus's rung; the ladder's forks carry their own documents."""
+    saturation = pd.DataFrame([{"version": "10.6.0", "round": r, "fork": f"10.6.0_{c}", "contender": c,
+                                "service_ms": ms, "stable": 1, "saturation_rps": 1.0}
+                               for r in range(2) for c, ms in (("block", 0.1), ("scan", 6.0))])
+    ladder = pd.DataFrame([{"version": "10.6.0", "round": r, "fork": f"10.6.0_{c}_parents-100", "contender": c,
+                            "corpus": "parents-100", "join_keys": 100, "service_ms": ms, "stable": 0, "docs": 600}
+                           for r in range(2) for c, ms in (("block", 0.05), ("scan", 0.6))])
+    manifests = {"10.6.0": {"parameters": {"corpus": {"parents": 1000, "children": 5}}}}
+    table = summary.service_table(saturation, ladder, manifests)
+    assert list(table.columns) == ["version", "round", "fork", "contender", "corpus", "docs", "service_ms", "stable"]
+    by = table.groupby(["corpus", "contender"])
+    assert {k: list(v) for k, v in by["docs"].unique().items()} == {("blocks", "block"): [6000], ("blocks", "scan"): [6000],
+                                             ("parents-100", "block"): [600], ("parents-100", "scan"): [600]}
+    assert by["service_ms"].mean().to_dict()[("blocks", "scan")] == 6.0
+    assert len(table) == 8
+
+
+def test_cold_windows_count_the_terms_and_postings_opening_left_on_disk_in_read_ahead_windows():
+    keys = {"version": "10.6.0", "round": 0, "contender": "scan", "workers": 4}
+    cold = pd.DataFrame([{**keys, "fork": "f", "directory": d, "read_ahead_kb": ra} for d, ra in
+                         (("mmap", 128), ("nio", 0))])
+    # MMap's opening left 256 KB of postings on disk (two 128 KB windows) and read the terms whole; stored
+    # fields do not count. NIO's left 40 KB of terms, in 4 KB pages where no read-ahead is known.
+    residency = pd.DataFrame([{**keys, "fork": "f", "directory": d, "extension": ext, "bytes": b,
+                               "resident_at_open": r} for d, ext, b, r in
+                              (("mmap", "doc", 300 * 1024, 44 * 1024), ("mmap", "tim", 8192, 8192),
+                               ("mmap", "fdt", 10**6, 0), ("nio", "tim", 40 * 1024, 0))])
+    out = summary.with_cold_windows(cold, residency).set_index("directory")["cold_windows"]
+    assert out.to_dict() == {"mmap": 2.0, "nio": 10.0}

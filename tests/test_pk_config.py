@@ -40,6 +40,9 @@ from lrev.pk import forks, layout
     ({"scale": "default", "pk": {"ladder": {"contenders": ["Memory", "Pulsing41"]}}}, "pk.ladder.contenders"),
     ({"scale": "default", "pk": {"ladder": {"docs": []}}}, "pk.ladder.docs': claims pk-1"),
     ({"scale": "default", "pk": {"ladder": {"docs": [0]}}}, "pk.ladder.docs"),
+    # A contender a fitted claim compares, left off the ladder, would leave that claim one size.
+    ({"scale": "default", "pk": {"ladder": {"contenders": ["default", "Memory"]}}},
+     "pk.ladder.contenders': pk-1 is fitted on the ladder and compares Pulsing41"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)
@@ -83,8 +86,10 @@ def test_a_version_runs_the_ladder_only_where_it_has_a_format_to_compare_with_th
 
 
 def test_a_ladder_contender_that_reads_another_index_gets_that_index_built_on_the_ladder():
-    pk = config.load({"scale": "default", "pk": {"ladder": {"contenders": ["default", "Memory@G1", "GlobalPkMap"]}}})
+    # Run on 10.6.0 only, so that no claim fitted on the ladder asks for Memory itself (pk-1 is 4.10.4's and 7.7.3's).
+    ladder = ["default", "Memory@G1", "Pulsing41", "GlobalPkMap"]
+    pk = config.load({"scale": "default", "pk": {"versions": ["10.6.0"], "ladder": {"contenders": ladder}}})
     pk = pk.study("pk")
     assert layout.indexed_contenders(pk, "4.10.4", f"{layout.LADDER_PREFIX}{pk['ladder']['docs'][0]}") == [
-        "default", "Memory"]
+        "default", "Memory", "Pulsing41"]
     assert "Pulsing41" in layout.indexed_contenders(pk, "4.10.4", "seq")

@@ -185,6 +185,44 @@ def test_a_pk_fork_is_charged_its_timed_loops_at_the_target_scale():
     assert hook.configured(fast, "alone-default-aa") == pytest.approx((30 + 3) * 0.1 + 2 * (3 + 3) * 0.1)
 
 
+def test_a_pk_run_job_is_charged_its_own_versions_settings_on_disk_and_in_the_plan(tmp_path):
+    """A version whose ladder is the baseline alone (no format to compare with it) runs no ladder series: neither
+    its forks on disk nor its job in the plan are charged them."""
+    hook = plan.hook("pk")
+    pk = config.load({"scale": "default"}).study("pk")
+    old, new = hook.job_settings(pk, {"version": "4.10.4"}), hook.job_settings(pk, {"version": "10.6.0"})
+    assert new["ladder"]["docs"] == [] and old["ladder"]["docs"] == pk["ladder"]["docs"]
+    assert hook.configured(new, "alone-default") < hook.configured(pk, "alone-default") == hook.configured(
+        old, "alone-default")
+    for version in ("4.10.4", "10.6.0"):
+        fork = tmp_path / "default" / "results" / "pk" / version / "forks" / "round-1" / "alone-default"
+        fork.mkdir(parents=True)
+        (fork / "timing.json").write_text(json.dumps({"seconds": 100.0}))
+    base = config.load({"outdir": str(tmp_path), "studies": ["pk"]}).raw
+    obs = plan.observations(tmp_path, base, ["pk"], ["default"])
+    assert sorted(obs["configured"]) == sorted([hook.configured(old, "alone-default"),
+                                                hook.configured(new, "alone-default")])
+
+
+def test_a_dvjump_fork_is_charged_every_corpus_series_the_engine_times():
+    """Per corpus, one series per workload and bucket of its queries (a varied size's on the variation bucket,
+    the export on its one query), twice for a concurrent workload; the ladder's corpora run its workloads only."""
+    hook = plan.hook("dvjump")
+    settings = {**config.load({"scale": "default"}).study("dvjump"), "docs": 1_000_000, "iteration_ms": 200,
+                "min_warmup": 2, "measure_iterations": 3, "buckets": [0, 2, 4, 6],
+                "workloads": ["facet", "retrieve", "export", "combined"], "concurrent_workloads": ["combined"],
+                "variations": {"sizes": [100], "bucket": 4},
+                "ladder": {"docs": [1000, 100_000], "workloads": ["retrieve", "export"], "buckets": [2, 4]}}
+    # full: facet, retrieve and combined on buckets 0, 2, 4, 6 (10^6 <= 1M docs), combined again with two
+    # threads, the export once, facet@100 and retrieve@100 on bucket 4.
+    assert hook.series(settings, "full") == 4 * 4 + 1 + 2
+    # docs-1000 has no bucket 4 (10^4 hits): retrieve on bucket 2, the export; docs-100000 both buckets.
+    assert hook.series(settings, "docs-1000") == 1 + 1
+    assert hook.series(settings, "docs-100000") == 2 + 1
+    assert hook.configured(settings, "lucene7") == pytest.approx((19 + 2 + 3) * 5 * 0.2)
+    assert hook.configured(settings, "lucene7-index-aa") == hook.configured(settings, "lucene7")
+
+
 def test_a_join_fork_is_charged_its_loops_at_the_target_scale():
     hook = plan.hook("join")
     settings = {**config.load({"scale": "paper"}).study("join"),

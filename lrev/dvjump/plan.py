@@ -33,3 +33,29 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
     return fork_names(dvj_forks.jobs(root, settings), settings["rounds"])
+
+
+def series(settings: dict[str, Any], corpus: str) -> int:
+    """The timed series a fork runs on one corpus (as the engine's ``DvjBench`` forms them): per workload, one
+    per bucket of the corpus's queries (a varied size's on the variation bucket only, the export on its one query),
+    twice for a concurrent workload (one and two request threads)."""
+    buckets = layout.corpus_buckets(settings, corpus)
+    concurrent = settings["concurrent_workloads"] if corpus == layout.FULL else []
+    count = 0
+    for workload in layout.corpus_workloads(settings, corpus):
+        if workload.startswith("export"):
+            per_thread = 1
+        elif "@" in workload:
+            per_thread = int(settings["variations"]["bucket"] in buckets)
+        else:
+            per_thread = len(buckets)
+        count += per_thread * (2 if workload in concurrent else 1)
+    return count
+
+
+def configured(settings: dict[str, Any], fork: str) -> float:
+    """The seconds a fork's config sets its timed loops to run: every corpus's series (the ladder's too), each at
+    its least warm-up and its measured iterations of at least ``iteration_ms``. Every fork, the A/A one too, times
+    the same series."""
+    iterations = settings["min_warmup"] + settings["measure_iterations"]
+    return sum(series(settings, c) for c in layout.corpora(settings)) * iterations * settings["iteration_ms"] / 1000

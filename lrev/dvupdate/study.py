@@ -22,8 +22,12 @@ QUANTITIES = {
     # with the JIT still busy is withheld.
     **{name: Quantity("reopens", name, CELL, converges=True)
        for name in ("reopen_ms", "update_ms", "total_ms", "queries_per_s", "behind", "heap_mb")},
-    # Only reopens that applied updates have a per-document cost.
+    # Only reopens that applied updates have a per-document cost, and only they rewrite a field.
     "perdoc_ms": Quantity("perdoc", "perdoc_ms", CELL, converges=True),
+    "applied_reopen_ms": Quantity("perdoc", "reopen_ms", CELL, converges=True),
+    # Per fork and cell, the sizes a mechanism needs: documents per update, the RAM buffer's flushes.
+    "docs_per_update": Quantity("sizes", "docs_per_update", CELL),
+    "flushes": Quantity("sizes", "flushes", CELL),
     # One sample per fork and cell: its slowest reopen.
     "reopen_max_ms": Quantity("worst", "reopen_max_ms", CELL, converges=True),
 }

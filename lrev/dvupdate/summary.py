@@ -42,6 +42,18 @@ class DvuResults:
                                                                          stable=("stable", "first"))
 
     @property
+    def sizes(self) -> pd.DataFrame:
+        """One row per fork and cell: the sizes the claims' mechanisms need. ``docs_per_update``: the documents of
+        the cell's corpus over the mean updates a measured reopen applied, the share of a whole-field rewrite
+        each update bears; ``flushes``: how often the RAM buffer wrote its field out (a whole-field rewrite)."""
+        keys = ["version", "contender", "round", "fork", *CELL]
+        table = self.reopens.groupby(keys, as_index=False, sort=True).agg(updates=("updates", "mean"),
+                                                                         flushes=("flushed", "sum"))
+        docs = {(v, role): n for v, m in self.manifests.items() for role, n in documents(m).items()}
+        corpus = pd.Series([docs[(v, role)] for v, role in zip(table["version"], table["role"])], dtype=float)
+        return table.assign(docs_per_update=corpus / table["updates"]).drop(columns="updates")
+
+    @property
     def versions(self) -> tuple[str, ...]:
         return tuple(self.manifests)
 

@@ -96,7 +96,7 @@ def cold_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
              "rate": fmt(r["offered_rps"], 0), "p99": fmt(r["p99_ms"], 1), "recovery": fmt(r["recovery_s"], 2),
              "read_calls_kb": fmt(r["syscall_kb_per_query"], 2), "storage_kb": fmt(r["read_kb_per_query"], 2),
              "kb_per_transaction": fmt(r["kb_per_transaction"], 1), "hot_share": percent(r["hot_share"]),
-             "hot_share_ceiling": percent(r["hot_share_ceiling"])}
+             "hot_share_ceiling": percent(r["hot_share_ceiling"]), "cold_windows": fmt(r["cold_windows"], 1)}
             for r in summary.cold_table(data).to_dict(orient="records")]
 
 

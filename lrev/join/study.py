@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Sequence
 from xml.sax.saxutils import escape
 
+from lrev import studies
 from lrev.config import ConfigError, major, version_key
 from lrev.join import layout
 from lrev.load import pinning
@@ -29,7 +30,14 @@ QUANTITIES = {
     "hot_share": Quantity("cold", "hot_share", COLD, converges=False),
     # The size join-6's mechanism needs: the share terms and postings could reach once the index was opened.
     "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
+    # The size join-4's and join-5's cold mechanisms need: terms and postings left on disk after opening, in
+    # read-ahead windows.
+    "cold_windows": Quantity("cold", "cold_windows", COLD, converges=False),
     "sweep_service_ms": Quantity("sweep", "service_ms", ("share",), converges=True),
+    # The closed loop's service time on each corpus of the size ladder (the main corpus its top rung), and the
+    # corpus's documents: the size a claim fitted on the ladder grows with.
+    "ladder_service_ms": Quantity("service", "service_ms", ("corpus",), converges=True),
+    "corpus_docs": Quantity("service", "docs", ("corpus",), converges=False),
     "update_ms": Quantity("updates", "update_ms", (), converges=True),
     "saturation_rps": Quantity("saturation", "saturation_rps", LOAD, converges=True),
     "low_p50_ms": Quantity("saturation", "low_p50_ms", LOAD, converges=True),
@@ -174,6 +182,12 @@ def check_ladder(join: dict[str, Any]) -> None:
     if join["corpus"]["parents"] in parents:
         raise ConfigError(f"config error at 'join.ladder.parents': {join['corpus']['parents']} is the main corpus's "
                           "size (join.corpus.parents), which the ladder already holds")
+    fitted = sorted({(cid, version) for cid, version, _ in studies.ladder_sides("join", join["versions"])
+                     if version not in ladder["versions"]})
+    if fitted:
+        raise ConfigError("config error at 'join.ladder.versions': " + "; ".join(
+            f"{cid} is fitted on the size ladder on {version}" for cid, version in fitted)
+            + f", and the ladder runs on {ladder['versions']}")
     if join["updates"]["blocks"] > parents[0]:
         raise ConfigError(f"config error at 'join.ladder.parents': {parents[0]} parents, fewer than the "
                           f"{join['updates']['blocks']} blocks an update fork changes (join.updates.blocks)")

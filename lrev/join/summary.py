@@ -44,6 +44,8 @@ class JoinResults:
     ladder_update_gate: pd.DataFrame
     ladder_update_probes: pd.DataFrame
     ladder_updates: pd.DataFrame
+    #: Derived (:func:`service_table`): the closed loop's service time on every corpus of the size ladder.
+    service: pd.DataFrame
     manifests: dict[str, dict]
 
     @property
@@ -54,7 +56,34 @@ class JoinResults:
 def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:
     frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES)
     frames["saturation"] = with_cpu_per_request(frames["saturation"], frames["steps"])
+    frames["cold"] = with_cold_windows(frames["cold"], frames["residency"])
+    frames["service"] = service_table(frames["saturation"], frames["ladder"], manifests)
     return JoinResults(**frames, manifests=manifests)
+
+
+def service_table(saturation: pd.DataFrame, ladder: pd.DataFrame, manifests: dict[str, dict]) -> pd.DataFrame:
+    """One row per fork that ran the closed loop (:func:`lrev.join.tasks.gate_and_warm_up`) on a corpus of the size
+    ladder: the load forks' on the main corpus and the ladder's forks on theirs. Columns: version, round, fork,
+    contender, corpus, docs, service_ms, stable. A load fork's ``stable`` also asks its load steps to be quiet."""
+    columns = ["version", "round", "fork", "contender", "corpus", "docs", "service_ms", "stable"]
+    docs = {v: layout.docs(m["parameters"], layout.CORPUS) for v, m in manifests.items()}
+    main = saturation.assign(corpus=layout.CORPUS, docs=saturation["version"].map(docs))
+    return pd.concat([main.reindex(columns=columns), ladder.reindex(columns=columns)], ignore_index=True)
+
+
+def with_cold_windows(cold: pd.DataFrame, residency: pd.DataFrame) -> pd.DataFrame:
+    """``cold`` with ``cold_windows``: the bytes of terms and postings that opening the evicted index left on disk,
+    in read-ahead windows (at least a 4 KB page each). A query faults in one window at a time, so this bounds the
+    disk reads a cold run's queries could wait on; 0 where opening the index read them whole."""
+    keys = ["version", "round", "fork", "contender", "directory", "workers"]
+    if cold.empty:
+        return cold.assign(cold_windows=pd.Series(dtype=float))
+    hot = residency[residency["extension"].isin(layout.TERMS_AND_POSTINGS)]
+    left = (hot["bytes"] - hot["resident_at_open"]).clip(lower=0)
+    on_disk = hot.assign(left=left).groupby(keys, as_index=False)["left"].sum()
+    out = cold.merge(on_disk, on=keys, how="left").fillna({"left": 0})
+    window = (out["read_ahead_kb"] * 1024).clip(lower=4096)
+    return out.assign(cold_windows=out["left"] / window).drop(columns="left")
 
 
 def with_cpu_per_request(saturation: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +145,7 @@ def gated(data: JoinResults) -> pd.DataFrame:
 
 #: What the cold runs yield, per run.
 COLD_METRICS = ("p99_ms", "recovery_s", "read_kb_per_query", "syscall_kb_per_query", "kb_per_transaction",
-                "hot_share", "hot_share_ceiling")
+                "hot_share", "hot_share_ceiling", "cold_windows")
 
 
 def cold_table(data: JoinResults) -> pd.DataFrame:

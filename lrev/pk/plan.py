@@ -27,6 +27,13 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
     return layout.corpus_docs(settings, wildcards.get("corpus", "seq"))
 
 
+def job_settings(settings: dict[str, Any], wildcards: dict[str, str]) -> dict[str, Any]:
+    """A pk_run job runs one version with that version's settings (:func:`layout.for_version`, as
+    :func:`lrev.pk.forks.run` does): a version whose ladder is the baseline alone runs no ladder series."""
+    version = wildcards.get("version")
+    return layout.for_version(settings, version) if version in settings["contenders"] else settings
+
+
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
     """A pk_run job measures one version."""
     return fork_names(pk_forks.jobs(root, wildcards["version"], settings), settings["rounds"])

@@ -74,6 +74,13 @@ def check_ladder(pk: dict[str, Any]) -> None:
     if grown and not sizes:
         raise ConfigError(f"config error at 'pk.ladder.docs': claims {', '.join(grown)} are fitted on a size "
                           f"ladder, and the seq corpus alone is one size")
+    # A side's contender its version runs but the ladder leaves out would be fitted on one size.
+    sides = [(cid, version, side["contender"]) for cid, version, side in studies.ladder_sides("pk", pk["versions"])]
+    missing = sorted({(cid, c) for cid, version, c in sides if c in pk["contenders"][version] and c not in listed})
+    if sizes and missing:
+        raise ConfigError("config error at 'pk.ladder.contenders': " + "; ".join(
+            f"{cid} is fitted on the ladder and compares {contender}" for cid, contender in missing)
+            + f", not among {listed}")
 
 
 def load(results: Path, versions: Sequence[str]):
