@@ -77,12 +77,16 @@ def grown(registry: dict, versions: list[str]) -> list[str]:
             if any("grows" in p and set(p["versions"]) & set(versions) - set(c["not_applicable"]) for p in c["parts"])]
 
 
+def grown_parts(registry: dict, versions: list[str]) -> list[tuple[str, str, dict]]:
+    """(claim id, version, part) of every part judged at the seed's size, on each of ``versions`` where its claim
+    applies: what a size ladder must measure for that part to be fitted."""
+    return [(c["id"], v, p) for c in registry["claims"] for p in c["parts"] if "grows" in p
+            for v in p["versions"] if v in versions and v not in c["not_applicable"]]
+
+
 def grown_sides(registry: dict, versions: list[str]) -> list[tuple[str, str, dict]]:
-    """(claim id, version, side) of every side (``a``, ``b``) of a part judged at the seed's size, on each of
-    ``versions`` where its claim applies: what a size ladder must measure for that part to be fitted."""
-    return [(c["id"], v, p[side]) for c in registry["claims"] for p in c["parts"] if "grows" in p
-            for v in p["versions"] if v in versions and v not in c["not_applicable"] for side in ("a", "b")
-            if side in p]
+    """(claim id, version, side) of every side (``a``, ``b``) of the parts of :func:`grown_parts`."""
+    return [(cid, v, p[side]) for cid, v, p in grown_parts(registry, versions) for side in ("a", "b") if side in p]
 
 
 def figure_name(claim: str) -> str:

@@ -105,6 +105,15 @@ def ladder_claims(name: str, versions: Sequence[str]) -> list[str]:
     return growth.grown(yaml.safe_load(registry_file(name).read_text()), list(versions))
 
 
+def ladder_parts(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
+    """(claim id, version, part) of study ``name``'s parts fitted on its size ladder, on ``versions``."""
+    import yaml
+
+    from lrev import growth
+
+    return growth.grown_parts(yaml.safe_load(registry_file(name).read_text()), list(versions))
+
+
 def ladder_sides(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
     """(claim id, version, side) of each side of study ``name``'s parts fitted on its size ladder, on ``versions``:
     a config must put each on the ladder, or the fit has one size."""

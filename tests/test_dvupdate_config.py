@@ -34,6 +34,18 @@ from lrev.dvupdate import layout, plan
     ({"dvupdate": {"seconds": 25}}, "seconds"),
     ({"dvupdate": {"rounds": 1}}, "dvupdate.rounds"),
     ({"dvupdate": {"versions": ["4.10.4", "6.6.6"]}}, "dvupdate.methods"),
+    # The size ladder (the default's big corpus has 20,000 documents; dvupdate-2 and -11 are fitted on it, numeric
+    # against reindex in the low-rate cell).
+    ({"dvupdate": {"ladder": {"docs": [6000, 2000]}}}, "dvupdate.ladder.docs"),
+    ({"dvupdate": {"ladder": {"docs": [2000, 20000]}}}, "dvupdate.ladder.docs"),
+    ({"dvupdate": {"ladder": {"docs": [500]}}}, "dvupdate.ladder.docs"),
+    ({"dvupdate": {"ladder": {"docs": []}}}, "'dvupdate.ladder.docs': claims dvupdate-2, dvupdate-11"),
+    ({"dvupdate": {"ladder": {"methods": ["numeric"]}}}, "'dvupdate.ladder.methods': 'reindex' must be one"),
+    ({"dvupdate": {"ladder": {"methods": ["reindex", "binary"]}}},
+     "'dvupdate.ladder.methods': dvupdate-2 is fitted on the ladder and compares numeric"),
+    ({"dvupdate": {"ladder": {"cells": ["low-never"]}}}, "'dvupdate.ladder.cells': not in grid.cells: low-never"),
+    ({"dvupdate": {"ladder": {"cells": ["high-short"]}}},
+     "'dvupdate.ladder.cells': dvupdate-2 is fitted on the ladder in cell low-short"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error({"studies": ["dvupdate"], **overrides}, named)
@@ -103,3 +115,25 @@ def test_only_a_docvalues_methods_fork_waits_for_its_compilers_before_its_first_
         assert layout.first_warmup_s(settings, name) == 3
     # A fork's warm-up shorter than a cell's leaves the cell's.
     assert layout.first_warmup_s({"warmup_s": 3, "fork_warmup_s": 0}, "numeric") == 3
+
+
+def test_the_ladder_repeats_the_big_recipe_in_one_segment_with_its_own_methods_and_cells():
+    settings = config.load({"scale": "default", "studies": ["dvupdate"]}).study("dvupdate")
+    ladder = settings["ladder"]
+    roles = layout.roles(settings)
+    assert list(roles)[:2] == ["big", "medium"]
+    rungs = [layout.ladder_role(n) for n in ladder["docs"]]
+    assert list(roles)[2:] == rungs
+    for n, role in zip(ladder["docs"], rungs):
+        assert layout.corpora(settings)[role] == f"synthetic-big-{n}" and layout.shape(role) == "big"
+        assert layout.flush_docs(settings, role) == n, "a ladder corpus is flushed as one segment"
+        assert [c["cell"] for c in layout.cells(settings, role)] == ladder["cells"]
+        for version in settings["versions"]:
+            assert layout.contenders(settings, version, role) == [
+                m for m in settings["methods"][version] if m in ladder["methods"]]
+    assert layout.flush_docs(settings, "big") == settings["flush_docs"] and layout.shape("medium") == "medium"
+    # The plan reads a ladder corpus's size and shape from its folder name, and charges a ladder fork its cells.
+    role = rungs[0]
+    assert plan.docs(settings, "dvupdate_synthetic", {"corpus": f"synthetic-{role}"}) == ladder["docs"][0]
+    assert plan.shape(f"synthetic-{role}") == "big" and plan.shape("real-medium") == "medium"
+    assert plan.configured(settings, layout.job_name("10.6.0", role, "reindex")) > 0

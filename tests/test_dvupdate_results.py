@@ -68,5 +68,15 @@ def test_a_forks_sizes_are_its_corpus_documents_per_update_and_its_buffers_flush
     data = summary.DvuResults(reopens=reopens, perdoc=reopens, latency=pd.DataFrame(), verify=pd.DataFrame(),
                               warmup=pd.DataFrame(), manifests=manifests)
     sizes = data.sizes.set_index("round")
-    assert list(sizes["docs_per_update"]) == [20000 / 200, 20000 / 200]
+    assert list(sizes["docs_per_update"]) == [20000 / 200, 20000 / 200] and list(sizes["docs"]) == [20000, 20000]
     assert list(sizes["flushes"]) == [1, 1]
+
+
+def test_the_seeds_tables_leave_the_size_ladders_corpora_to_the_claims_fitted_on_them():
+    from lrev.dvupdate import summary
+
+    rows = pd.DataFrame([{"role": role, "updates": 1, "flushed": 0} for role in ("big", "medium", "big-2000")])
+    data = summary.DvuResults(reopens=rows, perdoc=rows, latency=rows, verify=rows, warmup=rows, manifests={})
+    kept = summary.without_ladder(data)
+    assert list(kept.reopens["role"]) == ["big", "medium"] and list(kept.verify["role"]) == ["big", "medium"]
+    assert len(data.reopens) == 3, "the claims still read every role"

@@ -120,7 +120,7 @@ def build(data: DvuResults, name: str) -> plt.Figure:
 
 
 def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
-    data = summary.load(results, versions)
+    data = summary.without_ladder(summary.load(results, versions))
     plots.theme()
     return [path for name in names() for path in plots.save(build(data, name), out, name)]
 

@@ -1,7 +1,8 @@
 """Where the `dvupdate` study's files live, below a scale's root (``<outdir>/<scale>``), and what it runs.
 
-    corpora/dvupdate/<text>-<shape>/          docs.tsv, queries.tsv, manifest.json (text: real, synthetic;
-                                              shape: big = whole articles, medium = 1K-character chunks)
+    corpora/dvupdate/<text>-<role>/           docs.tsv, queries.tsv, manifest.json (text: real, synthetic;
+                                              role: big = whole articles, medium = 1K-character chunks,
+                                              big-<n> = the size ladder's n whole articles)
     indexes/dvupdate/<version>/<corpus>/      one Lucene index of the corpus + manifest.json
     results/dvupdate/<version>/               reopens, latency, verify .parquet, manifest.json
     results/dvupdate/forks/round-<r>/<job>/   each fork's own output (one run covers every version)
@@ -84,13 +85,43 @@ def ordered(names) -> list[str]:
     return sorted(set(names), key=key)
 
 
-def corpus_name(spec: dict[str, Any], shape: str) -> str:
-    return f"{spec['text']}-{shape}"
+#: The size ladder's roles repeat the big role's synthetic recipe (whole articles) at fewer documents.
+LADDER_SHAPE = "big"
+LADDER_ROLE = re.compile(rf"{LADDER_SHAPE}-([1-9][0-9]*)")
+
+
+def corpus_name(spec: dict[str, Any], role: str) -> str:
+    return f"{spec['text']}-{role}"
+
+
+def ladder_role(docs: int) -> str:
+    """The role of the size ladder's corpus of ``docs`` documents (``big-20000``)."""
+    return f"{LADDER_SHAPE}-{docs}"
+
+
+def shape(role: str) -> str:
+    """``big`` (whole articles) or ``medium`` (1K-character chunks): a ladder role's is the big role's."""
+    return LADDER_SHAPE if LADDER_ROLE.fullmatch(role) else role
+
+
+def roles(settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Role -> its corpus's spec: the configured roles, then the size ladder's, smallest first (the big role's
+    synthetic recipe at each of ``ladder.docs``, timing the ladder's methods in its cells)."""
+    ladder = settings.get("ladder", {"docs": []})  # results from before the ladder name none
+    return {**settings["corpora"],
+            **{ladder_role(n): {"text": "synthetic", "docs": n, "methods": ladder["methods"], "cells": ladder["cells"]}
+               for n in ladder["docs"]}}
+
+
+def flush_docs(settings: dict[str, Any], role: str) -> int:
+    """Documents per flushed segment of ``role``'s index: a ladder corpus is flushed as one segment, so that a reopen
+    after any update rewrites all its documents, as on the big corpus, whose segments merge into one."""
+    return int(LADDER_ROLE.fullmatch(role).group(1)) if LADDER_ROLE.fullmatch(role) else settings["flush_docs"]
 
 
 def corpora(settings: dict[str, Any]) -> dict[str, str]:
     """Role -> corpus folder name, for the roles this scale runs."""
-    return {role: corpus_name(spec, role) for role, spec in settings["corpora"].items()}
+    return {role: corpus_name(spec, role) for role, spec in roles(settings).items()}
 
 
 def contenders(settings: dict[str, Any], version: str, role: str) -> list[str]:
@@ -98,13 +129,13 @@ def contenders(settings: dict[str, Any], version: str, role: str) -> list[str]:
     :data:`AA_BASES` that it times."""
     listed = settings["methods"][version]
     if role != "big":
-        return [m for m in listed if m in settings["corpora"][role].get("methods", listed)]
+        return [m for m in listed if m in roles(settings)[role].get("methods", listed)]
     return [*listed, *(base + AA_SUFFIX for base in AA_BASES if base in listed)]
 
 
 def jobs(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(version, role, contender) of every fork of a round."""
-    return [(v, role, c) for v in settings["versions"] for role in settings["corpora"]
+    return [(v, role, c) for v in settings["versions"] for role in roles(settings)
             for c in contenders(settings, v, role)]
 
 
@@ -120,7 +151,7 @@ def parse_job(name: str) -> tuple[str, str, str]:
 def cells(settings: dict[str, Any], role: str) -> list[dict[str, Any]]:
     """The grid cells run on corpus ``role``: each with its rate and interval roles and values."""
     grid = settings["grid"]
-    wanted = settings["corpora"][role].get("cells")
+    wanted = roles(settings)[role].get("cells")
     out = []
     for cell in grid["cells"]:
         name = f"{cell['rate']}-{cell['interval']}"

@@ -20,7 +20,11 @@ SEED_COLUMNS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_
 
 def parameters_text(p: dict[str, Any]) -> str:
     grid = p["grid"]
+    ladder = p.get("ladder", {"docs": []})
+    rungs = (f"size ladder {', '.join(f'{n:,}' for n in ladder['docs'])} docs ({', '.join(ladder['methods'])}; "
+             f"{', '.join(ladder['cells'])}); " if ladder["docs"] else "")
     return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
+            f"{rungs}"
             f"rates {grid['rates']['low']} and {grid['rates']['high']} docs/s, reopen every "
             f"{grid['intervals_ms']['short']} and {grid['intervals_ms']['long']} ms; warm-up "
             f"{p['warmup_s']:g}-{p['max_warmup_s']:g} s (a DocValues fork's first cell: from "
@@ -154,8 +158,9 @@ def warmups(data: summary.DvuResults, min_reopens: int) -> dict[str, Any]:
 
 
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
-    data = summary.load(results, versions)
+    data = summary.without_ladder(summary.load(results, versions))
     p = next(iter(data.manifests.values()))["parameters"]
+    ladder = p.get("ladder", {"docs": [], "methods": [], "cells": []})
     table = summary.cell_table(data)
     checks = summary.verified(data)
     return {
@@ -174,6 +179,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                                  for part in v["parts"] if part.get("pace")}),
                  "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
+                 "ladder_docs": [f"{n:,}" for n in ladder["docs"]], "ladder_methods": ladder["methods"],
+                 "ladder_cells": ladder["cells"],
                  "checks": int(checks["checks"].sum()), "reopens": len(data.reopens),
                  **warmups(data, p["min_reopens"])},
         "corpora": corpora(data),

@@ -13,25 +13,31 @@ RULES = {"dvupdate_real": "corpus", "dvupdate_synthetic": "corpus", "dvupdate_in
          "dvupdate_run": "run"}
 
 
+def role(corpus: str) -> str:
+    """The role of a corpus folder (``synthetic-big``, a ladder's ``synthetic-big-2000``), or a role name itself."""
+    text, _, rest = corpus.partition("-")
+    return rest if text in ("real", "synthetic") else corpus
+
+
 def shape(corpus: str) -> str:
-    """The role, ``big`` (whole articles) or ``medium`` (1K chunks), of a corpus (``synthetic-big``) or role name:
-    real and synthetic text of one role have the same shape, their bytes per document differ by role."""
-    return corpus.rpartition("-")[2]
+    """The shape, ``big`` (whole articles) or ``medium`` (1K chunks), of a corpus or role name: real and synthetic
+    text of one shape, and the size ladder's corpora of the big one, have the same bytes per document."""
+    return layout.shape(role(corpus))
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int | None]:
     """Each role's documents; None for the real fragment, whose size is known only once it is parsed."""
-    return {role: spec.get("docs") for role, spec in settings["corpora"].items()}
+    return {r: spec.get("docs") for r, spec in settings["corpora"].items()}
 
 
 def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) -> int | None:
-    """The role a job names (``shape``, or the end of ``corpus``); a run job's forks update every role's corpus, so
-    its size is theirs together. None for the real fragment."""
+    """The role a job names (``shape``, or ``corpus``'s); a run job's forks update every role's corpus
+    (the size ladder's too), so its size is theirs together. None for the real fragment."""
     if rule == "dvupdate_real":
         return None
-    role = wildcards.get("shape") or shape(wildcards.get("corpus", ""))
-    roles = [role] if role else list(settings["corpora"])
-    found = [sizes(settings).get(r) for r in roles if r in settings["corpora"]]
+    named = wildcards.get("shape") or role(wildcards.get("corpus", ""))
+    specs = layout.roles(settings)
+    found = [specs[r].get("docs") for r in ([named] if named else specs) if r in specs]
     return None if not found or None in found else sum(found)
 
 
@@ -43,8 +49,8 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     """Each of the fork's cells warms up for at least ``warmup_s`` (the first, the fork's warm-up:
     :func:`layout.first_warmup_s`) and measures for ``measure_s`` or ``min_reopens`` of its intervals, whichever is
     longer; a reindexing method's cells at the highest rate measure for ``max_measure_s``."""
-    _, role, contender = layout.parse_job(fork)
-    if role not in settings["corpora"]:
+    _, role_, contender = layout.parse_job(fork)
+    if role_ not in layout.roles(settings):
         return 0.0
     top = max(settings["grid"]["rates"].values())
     # Methods that re-add whole documents fall behind at the highest rate (the seed's own result), and in the
@@ -52,7 +58,7 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     reindexing = layout.method(contender) in layout.REINDEXING
     fork_warmup = layout.first_warmup_s(settings, contender) - settings["warmup_s"]
     return fork_warmup + sum(cell_seconds(settings, c["interval_ms"], behind=reindexing and c["rate"] == top)
-                             for c in layout.cells(settings, role))
+                             for c in layout.cells(settings, role_))
 
 
 #: The seed's grid: updates per second × reopen intervals, each cell warmed up for 5 s and measured for 30 s.

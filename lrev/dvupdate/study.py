@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from lrev import studies
 from lrev.config import ConfigError, version_key
 from lrev.dvupdate import layout
 from lrev.studies import Pace, Quantity
@@ -28,6 +29,7 @@ QUANTITIES = {
     # Per fork and cell, the sizes a mechanism needs: documents per update, the RAM buffer's flushes.
     "docs_per_update": Quantity("sizes", "docs_per_update", CELL),
     "flushes": Quantity("sizes", "flushes", CELL),
+    "corpus_docs": Quantity("sizes", "docs", CELL),
     # One sample per fork and cell: its slowest reopen.
     "reopen_max_ms": Quantity("worst", "reopen_max_ms", CELL, converges=True),
 }
@@ -70,6 +72,37 @@ def check(dvupdate: dict[str, Any]) -> None:
     if dvupdate["max_measure_s"] < dvupdate["measure_s"]:
         raise ConfigError(f"config error at 'dvupdate.max_measure_s': {dvupdate['max_measure_s']} s is shorter than "
                           f"measure_s ({dvupdate['measure_s']} s)")
+    check_ladder(dvupdate, cells)
+
+
+def check_ladder(dvupdate: dict[str, Any], cells: set[str]) -> None:
+    """The ladder's corpora grow and stay below the big corpus (its top rung), time the baseline, run cells of the
+    grid, and hold every method and cell of a part the registry fits on the ladder."""
+    ladder, big = dvupdate["ladder"], dvupdate["corpora"]["big"]
+    sizes = ladder["docs"]
+    if sizes != sorted(sizes) or (sizes and "docs" in big and sizes[-1] >= big["docs"]):
+        raise ConfigError(f"config error at 'dvupdate.ladder.docs': {sizes} must increase and stay below the big "
+                          f"corpus's {big.get('docs', 'documents')}, the ladder's top rung")
+    if BASELINE not in ladder["methods"]:
+        raise ConfigError(f"config error at 'dvupdate.ladder.methods': '{BASELINE}' must be one (ratios are taken "
+                          "against it)")
+    unknown = sorted(set(ladder["cells"]) - cells)
+    if unknown:
+        raise ConfigError(f"config error at 'dvupdate.ladder.cells': not in grid.cells: {', '.join(unknown)}")
+    grown = studies.ladder_claims("dvupdate", dvupdate["versions"])
+    if grown and not sizes:
+        raise ConfigError(f"config error at 'dvupdate.ladder.docs': claims {', '.join(grown)} are fitted on a size "
+                          f"ladder, and the big corpus alone is one size")
+    for cid, _, part in studies.ladder_parts("dvupdate", dvupdate["versions"]):
+        where = {**part["where"], **part["a"].get("where", {})}
+        cell = f"{where.get('rate_role')}-{where.get('interval_role')}"
+        if cell not in ladder["cells"]:
+            raise ConfigError(f"config error at 'dvupdate.ladder.cells': {cid} is fitted on the ladder in cell "
+                              f"{cell}, not among {ladder['cells']}")
+    for cid, version, side in studies.ladder_sides("dvupdate", dvupdate["versions"]):
+        if side["contender"] in dvupdate["methods"][version] and side["contender"] not in ladder["methods"]:
+            raise ConfigError(f"config error at 'dvupdate.ladder.methods': {cid} is fitted on the ladder and "
+                              f"compares {side['contender']}, not among {ladder['methods']}")
 
 
 def load(results: Path, versions: Sequence[str]):

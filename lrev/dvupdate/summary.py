@@ -7,6 +7,7 @@ the ratio of their forks' values, its interval resampling rounds, then reopens w
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -45,13 +46,14 @@ class DvuResults:
     def sizes(self) -> pd.DataFrame:
         """One row per fork and cell: the sizes the claims' mechanisms need. ``docs_per_update``: the documents of
         the cell's corpus over the mean updates a measured reopen applied, the share of a whole-field rewrite
-        each update bears; ``flushes``: how often the RAM buffer wrote its field out (a whole-field rewrite)."""
+        each update bears; ``flushes``: how often the RAM buffer wrote its field out (a whole-field rewrite);
+        ``docs``: the corpus's documents, the size the size ladder varies."""
         keys = ["version", "contender", "round", "fork", *CELL]
         table = self.reopens.groupby(keys, as_index=False, sort=True).agg(updates=("updates", "mean"),
                                                                          flushes=("flushed", "sum"))
         docs = {(v, role): n for v, m in self.manifests.items() for role, n in documents(m).items()}
         corpus = pd.Series([docs[(v, role)] for v, role in zip(table["version"], table["role"])], dtype=float)
-        return table.assign(docs_per_update=corpus / table["updates"]).drop(columns="updates")
+        return table.assign(docs=corpus, docs_per_update=corpus / table["updates"]).drop(columns="updates")
 
     @property
     def versions(self) -> tuple[str, ...]:
@@ -67,6 +69,18 @@ def load(results_root: str | Path, versions: Sequence[str]) -> DvuResults:
     return DvuResults(reopens=measured, perdoc=measured[measured["updates"] > 0].reset_index(drop=True),
                       latency=frames["latency"], verify=frames["verify"],
                       warmup=reopens[reopens["warmup"] == 1].reset_index(drop=True), manifests=manifests)
+
+
+def without_ladder(data: DvuResults) -> DvuResults:
+    """``data`` on the configured corpus roles only: the size ladder's corpora (``big-<n>``) feed the claims fitted on
+    them, not the seed's tables and figures."""
+    def keep(table: pd.DataFrame) -> pd.DataFrame:
+        if "role" not in table:
+            return table
+        return table[~table["role"].map(lambda r: bool(layout.LADDER_ROLE.fullmatch(r)))].reset_index(drop=True)
+
+    return dataclasses.replace(data, reopens=keep(data.reopens), perdoc=keep(data.perdoc), latency=keep(data.latency),
+                               verify=keep(data.verify), warmup=keep(data.warmup))
 
 
 def samples(data: DvuResults, metric: str) -> pd.DataFrame:
@@ -136,9 +150,8 @@ def crossover(data: DvuResults, method: str = "numeric") -> pd.DataFrame:
 
 def documents(result_manifest: dict) -> dict[str, int]:
     """Documents of each corpus role's corpus, from a result manifest's provenance."""
-    p = result_manifest["parameters"]
     corpora = result_manifest["corpora"]
-    return {role: corpora[layout.corpus_name(spec, role)]["docs"] for role, spec in p["corpora"].items()}
+    return {role: corpora[name]["docs"] for role, name in layout.corpora(result_manifest["parameters"]).items()}
 
 
 def verified(data: DvuResults) -> pd.DataFrame:

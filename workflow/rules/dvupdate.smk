@@ -63,27 +63,29 @@ rule dvupdate_real:
 
 
 rule dvupdate_synthetic:
-    """A corpus of the configured size fitted on the real fragment's whole articles, labelled synthetic."""
+    """A corpus of the configured size fitted on the real fragment's whole articles, labelled synthetic: a role's
+    (big, medium) or a size ladder's (big-<n>, the big role's shape)."""
     input:
         "data-recipes/dvupdate_synthetic.py",
         DVU_RECIPES,
         fit=dvu_corpus("real-big"),
     output:
-        docs=ROOT / "corpora/dvupdate/synthetic-{shape}/docs.tsv",
-        queries=ROOT / "corpora/dvupdate/synthetic-{shape}/queries.tsv",
-        manifest=ROOT / "corpora/dvupdate/synthetic-{shape}/manifest.json",
+        docs=ROOT / "corpora/dvupdate/{corpus}/docs.tsv",
+        queries=ROOT / "corpora/dvupdate/{corpus}/queries.tsv",
+        manifest=ROOT / "corpora/dvupdate/{corpus}/manifest.json",
     wildcard_constraints:
-        shape="big|medium",
+        corpus="synthetic-(big|medium|big-[1-9][0-9]*)",
     params:
-        docs=lambda w: DVU["corpora"][w.shape]["docs"],
+        docs=lambda w: dvu_layout.roles(DVU)[w.corpus.removeprefix("synthetic-")]["docs"],
+        shape=lambda w: dvu_layout.shape(w.corpus.removeprefix("synthetic-")),
         chunk_chars=DVU["chunk_chars"],
         seed=DVU["seed"],
     benchmark:
-        bench("dvupdate_synthetic", "shape"),
+        bench("dvupdate_synthetic", "corpus"),
     shell:
         "{PY} data-recipes/dvupdate_synthetic.py --fit {ROOT}/corpora/dvupdate/real-big --docs {params.docs}"
-        " --shape {wildcards.shape} --chunk-chars {params.chunk_chars} --seed {params.seed}"
-        " --out {ROOT}/corpora/dvupdate/synthetic-{wildcards.shape}"
+        " --shape {params.shape} --chunk-chars {params.chunk_chars} --seed {params.seed}"
+        " --out {ROOT}/corpora/dvupdate/{wildcards.corpus}"
 
 
 rule dvupdate_index:
@@ -94,10 +96,10 @@ rule dvupdate_index:
     output:
         ROOT / "indexes/dvupdate/{version}/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="(real|synthetic)-(big|medium)",
+        corpus="(real|synthetic)-(big|medium|big-[1-9][0-9]*)",
     params:
         id_format=lambda w: DVU["id_formats"][w.version],
-        flush_docs=DVU["flush_docs"],
+        flush_docs=lambda w: dvu_layout.flush_docs(DVU, w.corpus.partition("-")[2]),
     threads: 1
     benchmark:
         bench("dvupdate_index", "version", "corpus"),
