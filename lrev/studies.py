@@ -105,6 +105,17 @@ def ladder_claims(name: str, versions: Sequence[str]) -> list[str]:
     return growth.grown(yaml.safe_load(registry_file(name).read_text()), list(versions))
 
 
+def require_rungs(name: str, versions: Sequence[str], sizes: Sequence[int], top: str) -> None:
+    """A config error naming ``<name>.ladder.docs`` where the registry fits claims of study ``name`` on a size ladder
+    on one of ``versions`` and the ladder has no rung below ``top``, the corpus at its top."""
+    from lrev.config import ConfigError
+
+    grown = ladder_claims(name, versions)
+    if grown and not sizes:
+        raise ConfigError(f"config error at '{name}.ladder.docs': claims {', '.join(grown)} are fitted on a size "
+                          f"ladder, and {top} alone is one size")
+
+
 def ladder_parts(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
     """(claim id, version, part) of study ``name``'s parts fitted on its size ladder, on ``versions``."""
     import yaml

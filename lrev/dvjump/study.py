@@ -86,10 +86,7 @@ def check_ladder(dvjump: dict[str, Any]) -> None:
         odd = [w for w in ladder[key] if w not in dvjump[key]]
         if odd:
             raise ConfigError(f"config error at 'dvjump.ladder.{key}': {', '.join(map(str, odd))} not in {key}")
-    grown = studies.ladder_claims("dvjump", dvjump["versions"])
-    if grown and not sizes:
-        raise ConfigError(f"config error at 'dvjump.ladder.docs': claims {', '.join(grown)} are fitted on a size "
-                          f"ladder, and the full corpus alone is one size")
+    studies.require_rungs("dvjump", dvjump["versions"], sizes, "the full corpus")
 
 
 def load(results: Path, versions: Sequence[str]):

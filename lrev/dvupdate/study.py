@@ -89,10 +89,7 @@ def check_ladder(dvupdate: dict[str, Any], cells: set[str]) -> None:
     unknown = sorted(set(ladder["cells"]) - cells)
     if unknown:
         raise ConfigError(f"config error at 'dvupdate.ladder.cells': not in grid.cells: {', '.join(unknown)}")
-    grown = studies.ladder_claims("dvupdate", dvupdate["versions"])
-    if grown and not sizes:
-        raise ConfigError(f"config error at 'dvupdate.ladder.docs': claims {', '.join(grown)} are fitted on a size "
-                          f"ladder, and the big corpus alone is one size")
+    studies.require_rungs("dvupdate", dvupdate["versions"], sizes, "the big corpus")
     for cid, _, part in studies.ladder_parts("dvupdate", dvupdate["versions"]):
         where = {**part["where"], **part["a"].get("where", {})}
         cell = f"{where.get('rate_role')}-{where.get('interval_role')}"

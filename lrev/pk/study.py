@@ -70,10 +70,7 @@ def check_ladder(pk: dict[str, Any]) -> None:
     if sizes and BASELINE not in listed:
         raise ConfigError(f"config error at 'pk.ladder.contenders': a ladder with corpora measures '{BASELINE}', "
                           f"which every version runs and every ratio is taken against")
-    grown = studies.ladder_claims("pk", pk["versions"])
-    if grown and not sizes:
-        raise ConfigError(f"config error at 'pk.ladder.docs': claims {', '.join(grown)} are fitted on a size "
-                          f"ladder, and the seq corpus alone is one size")
+    studies.require_rungs("pk", pk["versions"], sizes, "the seq corpus")
     # A side's contender its version runs but the ladder leaves out would be fitted on one size.
     sides = [(cid, version, side["contender"]) for cid, version, side in studies.ladder_sides("pk", pk["versions"])]
     missing = sorted({(cid, c) for cid, version, c in sides if c in pk["contenders"][version] and c not in listed})
