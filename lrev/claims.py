@@ -530,7 +530,7 @@ class _Judge:
         rest = {k: v for k, v in where_a.items() if k != over}
         values: dict[float, pd.Series] = {}
         rungs: dict[float, Any] = {}
-        converged = True
+        converged = paced = True
         measured = sorted(set(select(frame, version=version_a, contender=a, **rest)[over]))
         for rung in [r for r in measured if re.fullmatch(grows.get("rungs", ".*"), str(r))]:
             at = [(c, {**w, over: rung}, v) for c, w, v in sides]
@@ -549,6 +549,8 @@ class _Judge:
                                 f"sizes must differ")
             values[docs], rungs[docs] = ratio, rung
             converged = converged and self.converged(quantity, *at)
+            # A rung whose side fell behind its asked rate withholds the fit as it would the part there.
+            paced = paced and ("pace" not in part or self.pace(part, at)["kept"])
         table = pd.DataFrame(values)
         out: dict[str, Any] = {"over": over, "at": grows["at"], "why": grows["why"], "model": model,
                                "rungs": [rungs[d] for d in sorted(rungs)],
@@ -562,7 +564,7 @@ class _Judge:
                                      "excludes zero), so the line says nothing at the seed's size"}
         expect = part["expect"]
         leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
-        verdict = withhold(leaning, fit.prediction.n, passes, converged)
+        verdict = withhold(leaning, fit.prediction.n, passes, converged, paced)
         unchecked = None
         if fit.describes is None:
             unchecked = ("two sizes: a line fits any two points, so nothing checks it" if len(fit.sizes) == 2 else

@@ -73,8 +73,7 @@ class Fit:
 def grown(registry: dict, versions: list[str]) -> list[str]:
     """The ids of a claims registry's claims with a part judged at the seed's size (``grows``) on one of ``versions``
     (the run's) where the claim applies."""
-    return [c["id"] for c in registry["claims"]
-            if any("grows" in p and set(p["versions"]) & set(versions) - set(c["not_applicable"]) for p in c["parts"])]
+    return list(dict.fromkeys(cid for cid, _, _ in grown_parts(registry, versions)))
 
 
 def grown_parts(registry: dict, versions: list[str]) -> list[tuple[str, str, dict]]:
@@ -84,9 +83,10 @@ def grown_parts(registry: dict, versions: list[str]) -> list[tuple[str, str, dic
             for v in p["versions"] if v in versions and v not in c["not_applicable"]]
 
 
-def grown_sides(registry: dict, versions: list[str]) -> list[tuple[str, str, dict]]:
-    """(claim id, version, side) of every side (``a``, ``b``) of the parts of :func:`grown_parts`."""
-    return [(cid, v, p[side]) for cid, v, p in grown_parts(registry, versions) for side in ("a", "b") if side in p]
+def side_contender(side: dict, version: str) -> str:
+    """A part side's contender on ``version``: its name, or its entry in a per-version mapping."""
+    contender = side["contender"]
+    return contender[version] if isinstance(contender, dict) else contender
 
 
 def figure_name(claim: str) -> str:

@@ -95,14 +95,18 @@ def registry_file(name: str) -> Path:
     return REPO / "claims" / f"{name}.yaml"
 
 
-def ladder_claims(name: str, versions: Sequence[str]) -> list[str]:
-    """The claims of study ``name`` judged at the seed's size from a size ladder (a part's ``grows``) on one of
-    ``versions``: a config that runs them must give the ladder a rung."""
+def _registry(name: str) -> dict:
     import yaml
 
+    return yaml.safe_load(registry_file(name).read_text())
+
+
+def ladder_parts(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
+    """(claim id, version, part) of study ``name``'s parts judged at the seed's size from a size ladder (``grows``),
+    on ``versions``."""
     from lrev import growth
 
-    return growth.grown(yaml.safe_load(registry_file(name).read_text()), list(versions))
+    return growth.grown_parts(_registry(name), list(versions))
 
 
 def require_rungs(name: str, versions: Sequence[str], sizes: Sequence[int], top: str) -> None:
@@ -110,26 +114,27 @@ def require_rungs(name: str, versions: Sequence[str], sizes: Sequence[int], top:
     on one of ``versions`` and the ladder has no rung below ``top``, the corpus at its top."""
     from lrev.config import ConfigError
 
-    grown = ladder_claims(name, versions)
+    grown = list(dict.fromkeys(cid for cid, _, _ in ladder_parts(name, versions)))
     if grown and not sizes:
         raise ConfigError(f"config error at '{name}.ladder.docs': claims {', '.join(grown)} are fitted on a size "
                           f"ladder, and {top} alone is one size")
 
 
-def ladder_parts(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
-    """(claim id, version, part) of study ``name``'s parts fitted on its size ladder, on ``versions``."""
-    import yaml
-
+def require_on_ladder(name: str, versions: Sequence[str], offered: Mapping[str, Sequence[str]],
+                      listed: Sequence[str], key: str) -> None:
+    """A config error naming ``key`` where a part of study ``name`` fitted on its size ladder compares a contender
+    that its version offers (``offered[version]``) and the ladder's ``listed`` leaves out: that fit would have one
+    size."""
     from lrev import growth
+    from lrev.config import ConfigError
 
-    return growth.grown_parts(yaml.safe_load(registry_file(name).read_text()), list(versions))
-
-
-def ladder_sides(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
-    """(claim id, version, side) of each side of study ``name``'s parts fitted on its size ladder, on ``versions``:
-    a config must put each on the ladder, or the fit has one size."""
-    import yaml
-
-    from lrev import growth
-
-    return growth.grown_sides(yaml.safe_load(registry_file(name).read_text()), list(versions))
+    missing = []
+    for cid, version, part in ladder_parts(name, versions):
+        for side in (part[s] for s in ("a", "b") if s in part):
+            contender = growth.side_contender(side, version)
+            if contender in offered[version] and contender not in listed and (cid, contender) not in missing:
+                missing.append((cid, contender))
+    if missing:
+        raise ConfigError(f"config error at '{key}': " + "; ".join(
+            f"{cid} is fitted on the ladder and compares {contender}" for cid, contender in missing)
+            + f", not among {list(listed)}")

@@ -177,3 +177,21 @@ def test_rungs_keep_only_the_ladders_values_of_the_condition():
 def test_rungs_that_are_not_a_regular_expression_are_a_registry_error_naming_the_part():
     with pytest.raises(claims.RegistryError, match="FST50 / default': grows.rungs"):
         registry({"over": "corpus", "rungs": "seq(", "size": "docs", "at": SEED_DOCS, "why": "w"})
+
+
+def test_a_rung_whose_side_fell_behind_its_rate_withholds_the_extrapolated_verdict(monkeypatch):
+    """With ``pace``, every rung is held to it, as the measured size is: the smallest rung's FST50 reached half its
+    asked rate."""
+    from lrev.studies import Pace
+
+    paced = SimpleNamespace(BASELINE=study.BASELINE, AA=study.AA, PACE=Pace("lookups", "achieved", "asked"),
+                            QUANTITIES={**study.QUANTITIES, "docs": Quantity("lookups", "docs", study.CONDITION)})
+    monkeypatch.setattr(claims.studies, "get", lambda name: paced)
+    results = lookups(lambda d: 1.2 * (d / 1e5) ** 0.1)
+    table = results.lookups.assign(asked=100.0, achieved=100.0)
+    table.loc[(table["corpus"] == "small") & (table["contender"] == "FST50"), "achieved"] = 50.0
+    reg = registry()
+    reg["claims"][0]["parts"][0]["pace"] = 0.9
+    row = verdict(reg, SimpleNamespace(lookups=table))
+    assert row["parts"][0]["pace"]["kept"] is True, "the measured size kept its pace"
+    assert row["parts"][0]["extrapolated"]["verdict"] == "fell-behind"

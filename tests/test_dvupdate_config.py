@@ -136,4 +136,7 @@ def test_the_ladder_repeats_the_big_recipe_in_one_segment_with_its_own_methods_a
     role = rungs[0]
     assert plan.docs(settings, "dvupdate_synthetic", {"corpus": f"synthetic-{role}"}) == ladder["docs"][0]
     assert plan.shape(f"synthetic-{role}") == "big" and plan.shape("real-medium") == "medium"
-    assert plan.configured(settings, layout.job_name("10.6.0", role, "reindex")) > 0
+    # Its one cell, low-short: the least warm-up, then measure_s or min_reopens of its interval, whichever is longer.
+    [cell] = layout.cells(settings, role)
+    assert plan.configured(settings, layout.job_name("10.6.0", role, "reindex")) == settings["warmup_s"] + max(
+        settings["measure_s"], settings["min_reopens"] * cell["interval_ms"] / 1000)

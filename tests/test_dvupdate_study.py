@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lrev import claims, config, fork
+from lrev import claims, config, fork, growth
 from lrev.config import REPO
 from lrev.dvupdate import figures, layout, results, summary
 from lrev.dvupdate.tasks import JIT_QUIET_SHARE
@@ -29,7 +29,10 @@ def test_every_version_has_results_with_provenance(smoke_run):
         manifest = json.loads((layout.results_dir(root, version) / "manifest.json").read_text())
         assert manifest["lucene_version_reported"] == version and manifest["study"] == "dvupdate"
         assert set(manifest["corpora"]) == set(layout.corpora(SETTINGS).values())
-        assert all(c["synthetic"] is False for c in manifest["corpora"].values()), "smoke runs on real text"
+        configured = {layout.corpus_name(spec, role) for role, spec in SETTINGS["corpora"].items()}
+        texts = {name: c["synthetic"] for name, c in manifest["corpora"].items()}
+        assert not any(texts[name] for name in configured), "smoke runs its corpus roles on real text"
+        assert all(texts[name] for name in set(texts) - configured), "the size ladder's corpora are synthetic"
 
 
 def test_every_method_ran_alone_in_every_round_and_cell(data):
@@ -114,7 +117,10 @@ def test_the_paper_numbers_cover_every_version_and_figure(smoke_run):
     assert [c["text"] for c in got["corpora"]] == ["real", "real"]
     assert {r["version"] for r in got["rewrite"]} == set(SETTINGS["versions"])
     assert all(not Path(path).is_absolute() and (root / path).is_file() for path in got["figures"].values())
-    assert set(got["figures"]) == set(figures.FIGURES)
+    # The seed's figures, and one per claim fitted on the size ladder.
+    registry = claims.load_registry(REPO / "claims" / "dvupdate.yaml")
+    grown = {growth.figure_name(c) for c in growth.grown(registry, SETTINGS["versions"])}
+    assert grown and set(got["figures"]) == set(figures.FIGURES) | grown
 
 
 def test_a_rate_the_engine_cannot_hold_shows_as_behind(smoke_run, tmp_path):

@@ -112,14 +112,19 @@ def test_the_service_table_puts_the_main_corpus_on_the_size_ladder_with_its_docu
     ladder = pd.DataFrame([{"version": "10.6.0", "round": r, "fork": f"10.6.0_{c}_parents-100", "contender": c,
                             "corpus": "parents-100", "join_keys": 100, "service_ms": ms, "stable": 0, "docs": 600}
                            for r in range(2) for c, ms in (("block", 0.05), ("scan", 0.6))])
+    # The load steps of round 1's scan fork were not quiet; its closed loop converged, which is what the rung reads.
+    saturation.loc[(saturation["round"] == 1) & (saturation["contender"] == "scan"), "stable"] = 0
+    closed = pd.DataFrame([{"version": "10.6.0", "round": r, "fork": f"10.6.0_{c}", "contender": c, "stable": 1,
+                            "iteration": i} for r in range(2) for c in ("block", "scan") for i in range(3)])
     manifests = {"10.6.0": {"parameters": {"corpus": {"parents": 1000, "children": 5}}}}
-    table = summary.service_table(saturation, ladder, manifests)
+    table = summary.service_table(saturation, closed, ladder, manifests)
     assert list(table.columns) == ["version", "round", "fork", "contender", "corpus", "docs", "service_ms", "stable"]
     by = table.groupby(["corpus", "contender"])
     assert {k: list(v) for k, v in by["docs"].unique().items()} == {("blocks", "block"): [6000], ("blocks", "scan"): [6000],
                                              ("parents-100", "block"): [600], ("parents-100", "scan"): [600]}
     assert by["service_ms"].mean().to_dict()[("blocks", "scan")] == 6.0
     assert len(table) == 8
+    assert list(table.loc[table["corpus"] == "blocks", "stable"]) == [1, 1, 1, 1]
 
 
 def test_cold_windows_count_the_terms_and_postings_opening_left_on_disk_in_read_ahead_windows():

@@ -133,7 +133,9 @@ def test_configured_seconds_fixed_costs_and_per_study_subtotals(tmp_path):
     # A DocValues fork's first cell warms up for fork_warmup_s instead of warmup_s: the fork's warm-up.
     fork_warmup = seed["fork_warmup_s"] - seed["warmup_s"]
     assert fork_warmup > 0
-    assert hook.configured(seed, name) == 3 * (seed["warmup_s"] + seed["measure_s"]) + fork_warmup
+    # The seed's reopen every 5 s: its long cell measures 10 reopens, 50 s, beyond measure_s.
+    assert (seed["measure_s"], seed["min_reopens"], seed["grid"]["intervals_ms"]["long"]) == (30, 10, 5000)
+    assert hook.configured(seed, name) == 3 * seed["warmup_s"] + 2 * seed["measure_s"] + 50 + fork_warmup
     # A cell whose min_reopens outlast measure_s is charged for them: at 0.5 s and 2 s with 5 s measured, 10
     # reopens take 20 s in the long interval's cell.
     paper = config.load({"scale": "paper"}).study("dvupdate")

@@ -104,18 +104,24 @@ def shape(role: str) -> str:
     return LADDER_SHAPE if LADDER_ROLE.fullmatch(role) else role
 
 
+def ladder(settings: dict[str, Any]) -> dict[str, Any]:
+    """The size ladder's settings: none in the parameters of results from before it."""
+    return settings.get("ladder", {"docs": [], "methods": [], "cells": []})
+
+
 def roles(settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Role -> its corpus's spec: the configured roles, then the size ladder's, smallest first (the big role's
     synthetic recipe at each of ``ladder.docs``, timing the ladder's methods in its cells)."""
-    ladder = settings.get("ladder", {"docs": []})  # results from before the ladder name none
+    rungs = ladder(settings)
     return {**settings["corpora"],
-            **{ladder_role(n): {"text": "synthetic", "docs": n, "methods": ladder["methods"], "cells": ladder["cells"]}
-               for n in ladder["docs"]}}
+            **{ladder_role(n): {"text": "synthetic", "docs": n, "methods": rungs["methods"], "cells": rungs["cells"]}
+               for n in rungs["docs"]}}
 
 
 def flush_docs(settings: dict[str, Any], role: str) -> int:
     """Documents per flushed segment of ``role``'s index: a ladder corpus is flushed as one segment, so that a reopen
-    after any update rewrites all its documents, as on the big corpus, whose segments merge into one."""
+    after any update rewrites all its documents. The big corpus's flushes merge into one segment where there are at
+    most ten of them (LogDocMergePolicy's merge factor), as at the default and paper scales."""
     return int(LADDER_ROLE.fullmatch(role).group(1)) if LADDER_ROLE.fullmatch(role) else settings["flush_docs"]
 
 

@@ -20,7 +20,7 @@ SEED_COLUMNS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_
 
 def parameters_text(p: dict[str, Any]) -> str:
     grid = p["grid"]
-    ladder = p.get("ladder", {"docs": []})
+    ladder = layout.ladder(p)
     rungs = (f"size ladder {', '.join(f'{n:,}' for n in ladder['docs'])} docs ({', '.join(ladder['methods'])}; "
              f"{', '.join(ladder['cells'])}); " if ladder["docs"] else "")
     return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
@@ -160,7 +160,7 @@ def warmups(data: summary.DvuResults, min_reopens: int) -> dict[str, Any]:
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
     data = summary.without_ladder(summary.load(results, versions))
     p = next(iter(data.manifests.values()))["parameters"]
-    ladder = p.get("ladder", {"docs": [], "methods": [], "cells": []})
+    ladder = layout.ladder(p)
     table = summary.cell_table(data)
     checks = summary.verified(data)
     return {

@@ -13,7 +13,7 @@ RULES = {"dvupdate_real": "corpus", "dvupdate_synthetic": "corpus", "dvupdate_in
          "dvupdate_run": "run"}
 
 
-def role(corpus: str) -> str:
+def role_of(corpus: str) -> str:
     """The role of a corpus folder (``synthetic-big``, a ladder's ``synthetic-big-2000``), or a role name itself."""
     text, _, rest = corpus.partition("-")
     return rest if text in ("real", "synthetic") else corpus
@@ -22,7 +22,7 @@ def role(corpus: str) -> str:
 def shape(corpus: str) -> str:
     """The shape, ``big`` (whole articles) or ``medium`` (1K chunks), of a corpus or role name: real and synthetic
     text of one shape, and the size ladder's corpora of the big one, have the same bytes per document."""
-    return layout.shape(role(corpus))
+    return layout.shape(role_of(corpus))
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int | None]:
@@ -35,7 +35,7 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
     (the size ladder's too), so its size is theirs together. None for the real fragment."""
     if rule == "dvupdate_real":
         return None
-    named = wildcards.get("shape") or role(wildcards.get("corpus", ""))
+    named = wildcards.get("shape") or role_of(wildcards.get("corpus", ""))
     specs = layout.roles(settings)
     found = [specs[r].get("docs") for r in ([named] if named else specs) if r in specs]
     return None if not found or None in found else sum(found)
@@ -49,8 +49,8 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     """Each of the fork's cells warms up for at least ``warmup_s`` (the first, the fork's warm-up:
     :func:`layout.first_warmup_s`) and measures for ``measure_s`` or ``min_reopens`` of its intervals, whichever is
     longer; a reindexing method's cells at the highest rate measure for ``max_measure_s``."""
-    _, role_, contender = layout.parse_job(fork)
-    if role_ not in layout.roles(settings):
+    _, role, contender = layout.parse_job(fork)
+    if role not in layout.roles(settings):
         return 0.0
     top = max(settings["grid"]["rates"].values())
     # Methods that re-add whole documents fall behind at the highest rate (the seed's own result), and in the
@@ -58,7 +58,7 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     reindexing = layout.method(contender) in layout.REINDEXING
     fork_warmup = layout.first_warmup_s(settings, contender) - settings["warmup_s"]
     return fork_warmup + sum(cell_seconds(settings, c["interval_ms"], behind=reindexing and c["rate"] == top)
-                             for c in layout.cells(settings, role_))
+                             for c in layout.cells(settings, role))
 
 
 #: The seed's grid: updates per second × reopen intervals, each cell warmed up for 5 s and measured for 30 s.

@@ -91,15 +91,14 @@ def check_ladder(dvupdate: dict[str, Any], cells: set[str]) -> None:
         raise ConfigError(f"config error at 'dvupdate.ladder.cells': not in grid.cells: {', '.join(unknown)}")
     studies.require_rungs("dvupdate", dvupdate["versions"], sizes, "the big corpus")
     for cid, _, part in studies.ladder_parts("dvupdate", dvupdate["versions"]):
-        where = {**part["where"], **part["a"].get("where", {})}
-        cell = f"{where.get('rate_role')}-{where.get('interval_role')}"
-        if cell not in ladder["cells"]:
-            raise ConfigError(f"config error at 'dvupdate.ladder.cells': {cid} is fitted on the ladder in cell "
-                              f"{cell}, not among {ladder['cells']}")
-    for cid, version, side in studies.ladder_sides("dvupdate", dvupdate["versions"]):
-        if side["contender"] in dvupdate["methods"][version] and side["contender"] not in ladder["methods"]:
-            raise ConfigError(f"config error at 'dvupdate.ladder.methods': {cid} is fitted on the ladder and "
-                              f"compares {side['contender']}, not among {ladder['methods']}")
+        for side in (part[s] for s in ("a", "b") if s in part):
+            where = {**part["where"], **side.get("where", {})}
+            cell = f"{where.get('rate_role')}-{where.get('interval_role')}"
+            if cell not in ladder["cells"]:
+                raise ConfigError(f"config error at 'dvupdate.ladder.cells': {cid} is fitted on the ladder in cell "
+                                  f"{cell}, not among {ladder['cells']}")
+    studies.require_on_ladder("dvupdate", dvupdate["versions"], dvupdate["methods"], ladder["methods"],
+                              "dvupdate.ladder.methods")
 
 
 def load(results: Path, versions: Sequence[str]):

@@ -8,6 +8,7 @@ the ratio of their forks' values, its interval resampling rounds, then reopens w
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -42,7 +43,7 @@ class DvuResults:
         return self.reopens.groupby(keys, as_index=False, sort=True).agg(reopen_max_ms=("reopen_ms", "max"),
                                                                          stable=("stable", "first"))
 
-    @property
+    @functools.cached_property
     def sizes(self) -> pd.DataFrame:
         """One row per fork and cell: the sizes the claims' mechanisms need. ``docs_per_update``: the documents of
         the cell's corpus over the mean updates a measured reopen applied, the share of a whole-field rewrite

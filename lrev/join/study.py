@@ -182,7 +182,7 @@ def check_ladder(join: dict[str, Any]) -> None:
     if join["corpus"]["parents"] in parents:
         raise ConfigError(f"config error at 'join.ladder.parents': {join['corpus']['parents']} is the main corpus's "
                           "size (join.corpus.parents), which the ladder already holds")
-    fitted = sorted({(cid, version) for cid, version, _ in studies.ladder_sides("join", join["versions"])
+    fitted = sorted({(cid, version) for cid, version, _ in studies.ladder_parts("join", join["versions"])
                      if version not in ladder["versions"]})
     if fitted:
         raise ConfigError("config error at 'join.ladder.versions': " + "; ".join(

@@ -57,17 +57,21 @@ def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:
     frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES)
     frames["saturation"] = with_cpu_per_request(frames["saturation"], frames["steps"])
     frames["cold"] = with_cold_windows(frames["cold"], frames["residency"])
-    frames["service"] = service_table(frames["saturation"], frames["ladder"], manifests)
+    frames["service"] = service_table(frames["saturation"], frames["closed"], frames["ladder"], manifests)
     return JoinResults(**frames, manifests=manifests)
 
 
-def service_table(saturation: pd.DataFrame, ladder: pd.DataFrame, manifests: dict[str, dict]) -> pd.DataFrame:
+def service_table(saturation: pd.DataFrame, closed: pd.DataFrame, ladder: pd.DataFrame,
+                  manifests: dict[str, dict]) -> pd.DataFrame:
     """One row per fork that ran the closed loop (:func:`lrev.join.tasks.gate_and_warm_up`) on a corpus of the size
     ladder: the load forks' on the main corpus and the ladder's forks on theirs. Columns: version, round, fork,
-    contender, corpus, docs, service_ms, stable. A load fork's ``stable`` also asks its load steps to be quiet."""
+    contender, corpus, docs, service_ms, stable (the closed loop's warm-up converged, on every rung alike)."""
     columns = ["version", "round", "fork", "contender", "corpus", "docs", "service_ms", "stable"]
+    keys = ["version", "round", "fork", "contender"]
     docs = {v: layout.docs(m["parameters"], layout.CORPUS) for v, m in manifests.items()}
-    main = saturation.assign(corpus=layout.CORPUS, docs=saturation["version"].map(docs))
+    loops = closed.groupby(keys, as_index=False)["stable"].first()
+    main = saturation.drop(columns="stable").merge(loops, on=keys, how="left")
+    main = main.assign(corpus=layout.CORPUS, docs=main["version"].map(docs))
     return pd.concat([main.reindex(columns=columns), ladder.reindex(columns=columns)], ignore_index=True)
 
 

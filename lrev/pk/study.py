@@ -71,13 +71,8 @@ def check_ladder(pk: dict[str, Any]) -> None:
         raise ConfigError(f"config error at 'pk.ladder.contenders': a ladder with corpora measures '{BASELINE}', "
                           f"which every version runs and every ratio is taken against")
     studies.require_rungs("pk", pk["versions"], sizes, "the seq corpus")
-    # A side's contender its version runs but the ladder leaves out would be fitted on one size.
-    sides = [(cid, version, side["contender"]) for cid, version, side in studies.ladder_sides("pk", pk["versions"])]
-    missing = sorted({(cid, c) for cid, version, c in sides if c in pk["contenders"][version] and c not in listed})
-    if sizes and missing:
-        raise ConfigError("config error at 'pk.ladder.contenders': " + "; ".join(
-            f"{cid} is fitted on the ladder and compares {contender}" for cid, contender in missing)
-            + f", not among {listed}")
+    if sizes:
+        studies.require_on_ladder("pk", pk["versions"], pk["contenders"], listed, "pk.ladder.contenders")
 
 
 def load(results: Path, versions: Sequence[str]):

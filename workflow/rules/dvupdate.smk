@@ -74,7 +74,7 @@ rule dvupdate_synthetic:
         queries=ROOT / "corpora/dvupdate/{corpus}/queries.tsv",
         manifest=ROOT / "corpora/dvupdate/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="synthetic-(big|medium|big-[1-9][0-9]*)",
+        corpus=f"synthetic-(big|medium|{dvu_layout.LADDER_ROLE.pattern})",
     params:
         docs=lambda w: dvu_layout.roles(DVU)[w.corpus.removeprefix("synthetic-")]["docs"],
         shape=lambda w: dvu_layout.shape(w.corpus.removeprefix("synthetic-")),
@@ -96,7 +96,7 @@ rule dvupdate_index:
     output:
         ROOT / "indexes/dvupdate/{version}/{corpus}/manifest.json",
     wildcard_constraints:
-        corpus="(real|synthetic)-(big|medium|big-[1-9][0-9]*)",
+        corpus=f"(real|synthetic)-(big|medium|{dvu_layout.LADDER_ROLE.pattern})",
     params:
         id_format=lambda w: DVU["id_formats"][w.version],
         flush_docs=lambda w: dvu_layout.flush_docs(DVU, w.corpus.partition("-")[2]),
