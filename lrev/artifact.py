@@ -27,8 +27,10 @@ LOCK = "environment.lock.json"
 #: The lock's Python packages as pip reads them: `pip install --require-hashes -r requirements.lock.txt`.
 REQUIREMENTS = "requirements.lock.txt"
 PAPER = Path("paper") / "lucene-revisited.pdf"
-#: The repository's files that say what the archive is, how to cite it and under which licence.
+#: The repository's files that say what the archive is, how to cite it and under which licence ...
 FRONT = ("README.md", "CITATION.cff", "LICENSE")
+#: ... and the folder of the documents the README links to, so that its links work in the unpacked archive.
+DOCS = "docs"
 #: What of a run goes in, by glob below the run's root; files below a ``forks`` folder stay out.
 INCLUDE = ("paper/*.pdf", "paper/*.json", "results/**/*.parquet", "results/**/manifest.json",
            "results/**/claims.json", "results/**/*.ipynb", "figures/**/*", "gallery/**/*",
@@ -41,6 +43,12 @@ class ArtifactError(ValueError):
 
 def name(scale: str) -> str:
     return f"lucene-revisited-{cite.version()}-{scale}"
+
+
+def front_files() -> list[Path]:
+    """The repository's front files and its documents, relative to the repository."""
+    docs = (p.relative_to(config.REPO) for p in (config.REPO / DOCS).rglob("*") if p.is_file())
+    return [*map(Path, FRONT), *sorted(p for p in docs if "__pycache__" not in p.parts)]
 
 
 def run_files(root: Path) -> list[Path]:
@@ -98,7 +106,7 @@ def build(root: Path, scale: str) -> Path:
         write_json(lock, content)
         pins.write_text(requirements(content))
         sources = ({Path(top) / f: root / f for f in files} | {Path(top) / LOCK: lock, Path(top) / REQUIREMENTS: pins}
-                   | {Path(top) / f: config.REPO / f for f in FRONT})
+                   | {Path(top) / f: config.REPO / f for f in front_files()})
         sums = Path(tmp) / SUMS
         sums.write_text("".join(f"{sha256_file(src)}  {arc.relative_to(top)}\n"
                                 for arc, src in sorted(sources.items())))

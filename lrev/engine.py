@@ -41,7 +41,7 @@ def shim_properties(version: str) -> dict[str, str]:
     """The Maven properties that differ by major, from the shim's own ``build.properties``."""
     path = ENGINE / "shims" / f"lucene{major(version)}" / BUILD_PROPERTIES
     if not path.is_file():
-        raise FileNotFoundError(f"Lucene {version} has no {path.relative_to(REPO)} (see README: adding a version)")
+        raise FileNotFoundError(f"Lucene {version} has no {path.relative_to(REPO)} (see docs/extending.md: adding a Lucene version)")
     return _properties(path)
 
 

@@ -1,6 +1,6 @@
 """A study is a plug-in, found by its name alone.
 
-Study ``<s>`` is one folder per tier (see README, "Adding a study"); the generic code (config, forks,
+Study ``<s>`` is one folder per tier (docs/extending.md, "Adding a study"); the generic code (config, forks,
 claims, paper) reaches it only through these conventions:
 
 - ``lrev/<s>/study.py``, a module satisfying :class:`Study`;

@@ -27,6 +27,9 @@ def test_the_smoke_archive_unpacks_and_every_checksum_verifies(archive, tmp_path
     names = set(listed)
     assert {"paper/lucene-revisited.pdf", "paper/numbers.json", artifact.LOCK, *artifact.FRONT} <= names
     assert (top / "CITATION.cff").read_bytes() == (config.REPO / "CITATION.cff").read_bytes()
+    # Every document the README links to travels with it.
+    links = set(re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", (config.REPO / "README.md").read_text()))
+    assert links and links <= names
     for json_file in [*top.glob("paper/*.json"), *top.glob("gallery/*.html")]:  # no build path kept
         assert str(archive.parent) not in json_file.read_text(), json_file
     for study in config.load({"scale": "smoke"}).studies:
