@@ -112,9 +112,10 @@ def ladder_parts(name: str, versions: Sequence[str]) -> list[tuple[str, str, dic
 def require_rungs(name: str, versions: Sequence[str], sizes: Sequence[int], top: str) -> None:
     """A config error naming ``<name>.ladder.docs`` where the registry fits claims of study ``name`` on a size ladder
     on one of ``versions`` and the ladder has no rung below ``top``, the corpus at its top."""
+    from lrev import growth
     from lrev.config import ConfigError
 
-    grown = list(dict.fromkeys(cid for cid, _, _ in ladder_parts(name, versions)))
+    grown = growth.grown(_registry(name), list(versions))
     if grown and not sizes:
         raise ConfigError(f"config error at '{name}.ladder.docs': claims {', '.join(grown)} are fitted on a size "
                           f"ladder, and {top} alone is one size")
