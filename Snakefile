@@ -9,6 +9,7 @@ from pathlib import Path
 from lrev import bridge
 from lrev import notebook as lrnotebook
 from lrev import config as lrconfig
+from lrev import io as lrio
 from lrev import plan as lrplan
 
 configfile: "config/config.yaml"

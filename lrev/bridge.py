@@ -171,7 +171,21 @@ def engine_info() -> dict[str, object]:
         "jvm_arguments": [str(a) for a in info.jvmInputArguments()],
         "java_home": _running.get("java_home"),
         "postings_formats": sorted(str(f) for f in info.availablePostingsFormats()),
+        "vm_options": vm_options(),
     }
+
+
+#: HotSpot options the flags leave to the JVM's ergonomics, which size them from the cores it sees: the JIT's and
+#: the collector's threads compete with the timed thread for the same cores.
+ERGONOMIC_OPTIONS = ("CICompilerCount", "ParallelGCThreads", "ConcGCThreads", "UseTransparentHugePages",
+                     "UseCompressedOops", "TieredCompilation", "MaxHeapSize")
+
+
+def vm_options() -> dict[str, str]:
+    """The values the running JVM chose for :data:`ERGONOMIC_OPTIONS`, as HotSpot's diagnostic bean reports them."""
+    management = jpype.JClass("java.lang.management.ManagementFactory")
+    bean = management.getPlatformMXBean(jpype.JClass("com.sun.management.HotSpotDiagnosticMXBean"))
+    return {name: str(bean.getVMOption(name).getValue()) for name in ERGONOMIC_OPTIONS}
 
 
 class JavaHandle:

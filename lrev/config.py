@@ -74,6 +74,12 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
+def digest(resolved: Mapping[str, Any]) -> str:
+    """sha256 of a resolved config (:meth:`Config.resolved`) as JSON with sorted keys, first 16 hex digits."""
+    text = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class Config:
     """The validated configuration plus each study's effective (scale-merged) settings."""
@@ -112,9 +118,8 @@ class Config:
 
     @property
     def digest(self) -> str:
-        """sha256 of :meth:`resolved` (keys sorted), first 16 hex digits: the paper's title page shows it."""
-        text = json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """The :func:`digest` of :meth:`resolved`: the paper's title page shows it."""
+        return digest(self.resolved())
 
     def budget(self, name: str) -> dict[str, Any] | None:
         """The time budget of study ``name`` at this scale (``budgets.<scale>.<name>``), or None."""

@@ -32,9 +32,11 @@ def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, 
         "study": study, "scale": scale, "lucene_version": version,
         "lucene_version_reported": jvm["lucene_version"],
         "jdk": {"home": jvm["java_home"], "version": jvm["java_version"], "vendor": jvm["java_vendor"],
-                "flags": jvm["flags"], "jvm_arguments": jvm["jvm_arguments"]},
+                "flags": jvm["flags"], "jvm_arguments": jvm["jvm_arguments"],
+                # Absent from the reports of forks that predate it.
+                "vm_options": jvm.get("vm_options")},
         "classpath": classpath(study, version),
-        "host": provenance.host(), "git": provenance.git(),
+        "host": provenance.host(out), "git": provenance.git(),
         # Each corpus's whole manifest: its checksums, recipe, parameters, whether it is synthetic, and whatever
         # else its recipe recorded of it (what a synthetic corpus was fitted on, say).
         "corpora": dict(corpora),

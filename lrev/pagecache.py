@@ -94,12 +94,31 @@ def device_reads(path: str | os.PathLike) -> tuple[int, int] | None:
     return int(fields[0]), int(fields[2]) * 512
 
 
+def _disk_node(path: str | os.PathLike) -> Path | None:
+    """The sysfs folder of the whole disk holding ``path`` (a partition's queue is its disk's), or None when the file
+    system has no block device (tmpfs, overlay)."""
+    dev = os.stat(path).st_dev
+    node = Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+    if not node.exists():
+        return None
+    node = node.resolve()
+    return node if (node / "queue").is_dir() else node.parent if (node.parent / "queue").is_dir() else None
+
+
 def read_ahead_kb(path: str | os.PathLike) -> int | None:
     """The read-ahead of the block device holding ``path`` (KiB; the kernel's read-around of an mmap page fault is
     as large), or None without a block device."""
-    dev = os.stat(path).st_dev
-    node = Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}").resolve()
-    for queue in (node / "queue", node.parent / "queue"):  # a partition's queue is its disk's
-        if (queue / "read_ahead_kb").is_file():
-            return int((queue / "read_ahead_kb").read_text())
-    return None
+    node = _disk_node(path)
+    return None if node is None else int((node / "queue" / "read_ahead_kb").read_text())
+
+
+def disk(path: str | os.PathLike) -> dict[str, object] | None:
+    """The block device holding ``path``, as the kernel describes it: its name, model (virtual disks have none), the
+    rotational flag (a virtual disk often reports 1 whatever backs it) and read-ahead; None without a device."""
+    node = _disk_node(path)
+    if node is None:
+        return None
+    model = node / "device" / "model"
+    return {"device": node.name, "model": model.read_text().strip() if model.is_file() else None,
+            "rotational": (node / "queue" / "rotational").read_text().strip() == "1",
+            "read_ahead_kb": int((node / "queue" / "read_ahead_kb").read_text())}

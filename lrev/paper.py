@@ -1,7 +1,7 @@
 """Assemble the paper: every number the text uses goes into JSON, then Typst compiles.
 
     python -m lrev.paper study S --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out S.json
-    python -m lrev.paper compile --scale SCALE [--shared] --config-digest D --study S S.json [--study …] --plan P
+    python -m lrev.paper compile --scale SCALE [--shared] --config CONFIG.json --study S S.json [--study …] --plan P
                                  [--stability AGREEMENT.json] --out PDF
 
 ``study`` writes one study's numbers: what its plug-in computes (:meth:`lrev.studies.Study.numbers`),
@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
+import pandas as pd
 import typst
 
-from lrev import cite, growth, provenance, stats, studies
+from lrev import artifact, cite, config, growth, provenance, stats, studies
 from lrev.claims import VERDICTS, WITHHELD
 from lrev.config import REPO, version_key
 from lrev.io import atomic_path, read_json, write_json
@@ -38,19 +39,24 @@ MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "un
 LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
 
 
-def fmt(value: float | None, digits: int = 2) -> str:
+def fmt(value: float | None, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits, never in exponent form: fixed decimals would print a real 0.0012
+    as 0.00, and a 1,234.5 ms latency needs no decimals at all."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
-    return f"{value:,.{digits}f}"
+    if value == 0 or math.isinf(value):
+        return f"{value:,.0f}" if value == 0 else str(value)
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}"
 
 
-def interval(low: float | None, high: float | None, digits: int = 2, n: int | None = None) -> str:
+def interval(low: float | None, high: float | None, digits: int = 3, n: int | None = None) -> str:
     """``[low, high]``, and ``, n=…`` (the units the interval is over) when given."""
     text = "n/a" if low is None or high is None else f"[{fmt(low, digits)}, {fmt(high, digits)}]"
     return text if n is None else f"{text}, n={n}"
 
 
-def estimate(e: dict[str, Any], digits: int = 2) -> str:
+def estimate(e: dict[str, Any], digits: int = 3) -> str:
     """An estimate (:meth:`lrev.stats.Estimate.to_dict`) as ``value [low, high], n=…``."""
     return f"{fmt(e.get('value'), digits)} {interval(e.get('low'), e.get('high'), digits, e.get('n'))}"
 
@@ -218,18 +224,60 @@ def with_stability(numbers: dict[str, Any], agreement: dict[str, Any]) -> dict[s
 
 
 def provenance_row(version: str, manifest: dict[str, Any]) -> dict[str, Any]:
-    """What a result manifest (:mod:`lrev.manifest`) says about where one version's results came from."""
+    """What a result manifest (:mod:`lrev.manifest`) says about where one version's results came from; what an older
+    manifest did not record (the disk, transparent huge pages, the JVM's ergonomic options) is None."""
     m = manifest
+    host = m["host"]
+    disk = host.get("disk")
     return {
         "version": version, "reported": m["lucene_version_reported"],
         "jdk": f"{m['jdk']['vendor']} {m['jdk']['version']}", "flags": " ".join(m["jdk"]["flags"]),
-        "cpu": m["host"]["cpu_model"], "cores": m["host"]["cores"],
-        "ram": f"{m['host']['ram_bytes'] / 2**30:.1f} GiB", "kernel": m["host"]["kernel"],
+        "cpu": host["cpu_model"], "cores": host["cores"],
+        "ram": f"{host['ram_bytes'] / 2**30:.1f} GiB", "kernel": host["kernel"],
+        "disk": None if disk is None else
+        (f"{disk['device']}{' (' + disk['model'] + ')' if disk['model'] else ''}, "
+         f"{'rotational' if disk['rotational'] else 'non-rotational'} as the kernel reports it, "
+         f"read-ahead {disk['read_ahead_kb']:,} KiB"),
+        "thp": host.get("transparent_hugepages"),
+        "vm_options": m["jdk"].get("vm_options"),
         "sha": m["git"]["sha"], "dirty": m["git"]["dirty"],
         "corpora": [{"name": name, "docs": f"{c['docs']:,}", "sha256": c["sha256"]["docs.tsv"]}
                     for name, c in sorted(m["corpora"].items())],
         "started": m["started"], "finished": m["finished"],
     }
+
+
+def _distinct(values: Iterable[Any]) -> list[Any]:
+    return list(dict.fromkeys(v for v in values if v is not None))
+
+
+def machine_numbers(per_study: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What the title page says of the machine and the JVMs, over every study's provenance rows: each field's
+    distinct values (one, on a run of one machine and one JDK), and per study its versions and corpus sizes."""
+    rows = [p for S in per_study.values() for p in S["provenance"]]
+    options = _distinct(tuple(sorted(p["vm_options"].items())) for p in rows if p.get("vm_options"))
+    return {
+        **{key: _distinct(p.get(key) for p in rows) for key in ("cpu", "cores", "ram", "kernel", "disk", "thp",
+                                                              "jdk", "flags")},
+        "vm_options": [dict(o) for o in options],
+        "studies": {name: {"versions": sorted(S["versions"], key=version_key),
+                           "corpora": [{"name": n, "docs": d} for n, d in
+                                       _distinct((c["name"], c["docs"]) for p in S["provenance"] for c in p["corpora"])]}
+                    for name, S in per_study.items()},
+    }
+
+
+def run_time(benchmarks: Path) -> dict[str, Any] | None:
+    """How long the run's jobs took, from Snakemake's ``benchmark:`` files below ``benchmarks`` (one per job, its last
+    execution): the sum of their wall times, and the span from the first one's start to the last one's end (longer
+    when jobs waited or a killed run was resumed later). None when no job was benchmarked."""
+    records = sorted(benchmarks.glob("*/*.tsv"))
+    if not records:
+        return None
+    seconds = {f: float(pd.read_csv(f, sep="\t")["s"].iloc[-1]) for f in records}
+    start = min(f.stat().st_mtime - s for f, s in seconds.items())
+    end = max(f.stat().st_mtime for f in records)
+    return {"jobs": len(records), "hours": fmt(sum(seconds.values()) / 3600), "span_hours": fmt((end - start) / 3600)}
 
 
 def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
@@ -298,10 +346,10 @@ def plan_numbers(plan: dict[str, Any]) -> dict[str, Any]:
     fitted: dict[str, int] = {}
     for row in plan["fitted_on"]:
         fitted[row["kind"]] = fitted.get(row["kind"], 0) + row["files"]
-    studies = {row["study"]: fmt(row["hours"], 1) for row in plan["studies_totals"] if row["study"] != "shared"}
+    studies = {row["study"]: fmt(row["hours"]) for row in plan["studies_totals"] if row["study"] != "shared"}
     return {"scale": plan["scale"], "jobs": totals["jobs"], "estimated": totals["estimated_jobs"],
-            "hours": fmt(totals["hours"], 1), "memory_gib": fmt(totals["peak_memory_gib"], 1),
-            "disk_gib": fmt(totals["disk_gib"], 0), "forks": fitted.get("run", 0), "indexes": fitted.get("index", 0),
+            "hours": fmt(totals["hours"]), "memory_gib": fmt(totals["peak_memory_gib"]),
+            "disk_gib": fmt(totals["disk_gib"]), "forks": fitted.get("run", 0), "indexes": fitted.get("index", 0),
             "benchmarks": fitted.get("bench", 0), "study_hours": studies,
             "degenerate": len(plan["degenerate"]),
             "scales": sorted({row["scale"] for row in plan["fitted_on"]}), "unestimated": plan["unestimated"],
@@ -334,7 +382,11 @@ def main(argv: list[str] | None = None) -> None:
     whole.add_argument("--scale", required=True)
     whole.add_argument("--shared", action="store_true",
                        help="the measurement jobs shared the machine (a scale not in exclusive_scales)")
-    whole.add_argument("--config-digest", required=True, help="the resolved config's digest (lrev.config)")
+    whole.add_argument("--config", type=Path, required=True, dest="resolved",
+                       help="the run's resolved config as JSON (lrev.config.Config.resolved): its digest identifies "
+                            "the run, and the paper prints it whole")
+    whole.add_argument("--benchmarks", type=Path,
+                       help="the run's Snakemake benchmark folder: the title page gives the time its jobs took")
     whole.add_argument("--study", nargs=2, action="append", required=True, metavar=("NAME", "NUMBERS"))
     whole.add_argument("--plan", type=Path, required=True, help="the seed scale's plan (lrev.plan --json)")
     whole.add_argument("--stability", type=Path,
@@ -346,10 +398,16 @@ def main(argv: list[str] | None = None) -> None:
         return
     numbers_file = a.out.with_name("numbers.json")
     per_study = {name: read_json(path) for name, path in a.study}
+    resolved = read_json(a.resolved)
     numbers = {
         "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
                  "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
-                 "config_digest": a.config_digest,
+                 "config_digest": config.digest(resolved), "config": resolved,
+                 "machine": machine_numbers(per_study),
+                 # The archive `./run artifact` packs this run into: the PDF names it, so that its links to the
+                 # gallery still lead somewhere when the PDF travels alone.
+                 "archive": artifact.name(a.scale),
+                 "time": run_time(a.benchmarks) if a.benchmarks else None,
                  "citation": cite.identity(),
                  # The Python environment the run was made in, as the run's archive locks it (lrev.artifact).
                  "environment": provenance.environment()},

@@ -12,20 +12,31 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lrev import notebook
+from lrev import notebook, pagecache
 from lrev.config import REPO
 
 #: pip's install report of the project's environment (written by lrev.bootstrap): each package's archive sha256.
 PIP_REPORT = Path(sys.prefix) / "pip-install-report.json"
 
 
-def host() -> dict[str, Any]:
+def host(path: Path = REPO) -> dict[str, Any]:
+    """The machine, and the disk holding ``path`` (where the results are written, beside their indexes)."""
     cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
                 if line.startswith("model name")), platform.processor() or "unknown")
     mem_kib = next((int(line.split()[1]) for line in _read("/proc/meminfo").splitlines()
                     if line.startswith("MemTotal:")), 0)
     return {"cpu_model": cpu, "cores": os.cpu_count(), "ram_bytes": mem_kib * 1024,
-            "kernel": f"{platform.system()} {platform.release()}", "python": platform.python_version()}
+            "kernel": f"{platform.system()} {platform.release()}", "python": platform.python_version(),
+            "disk": pagecache.disk(path),
+            # The kernel's choice ("[madvise]" of "always [madvise] never"): whether the JVM's heap and mapped
+            # index files may get huge pages, which changes TLB misses on both.
+            "transparent_hugepages": _chosen(_read("/sys/kernel/mm/transparent_hugepage/enabled"))}
+
+
+def _chosen(setting: str) -> str | None:
+    """The bracketed choice of a sysfs setting, or None where the kernel has no such setting."""
+    found = re.search(r"\[([^\]]+)\]", setting)
+    return found.group(1) if found else None
 
 
 def git() -> dict[str, Any]:

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import pytest
 import typst
 
-from lrev import claims, paper
+from lrev import claims, config, paper
 from lrev.config import REPO, version_key
 from lrev.io import write_json
 
@@ -121,7 +121,7 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
     rows = {(r["claim"], r["version"]): r for r in paper.claim_rows(fixture_claims)}
     held = rows[("c-2", "7.7.3")]["measured"]
     assert held.startswith("speed-up: 1.50 [1.20, 1.90], n=5")
-    assert "A/A default-aa ÷ default 1.02 [0.97, 1.08], n=5 ✓ within ±10%, noise band ×1.08" in held
+    assert "A/A default-aa ÷ default 1.02 [0.970, 1.08], n=5 ✓ within ±10%, noise band ×1.08" in held
     assert "A/A default-aa ÷ default 1.20 [1.05, 1.37], n=5 ✗ not within ±10%" in rows[("c-1", "7.7.3")]["measured"]
     assert rows[("c-2", "10.6.0")]["measured"].endswith("; no A/A")
     assert "n=2" in rows[("c-2", "6.6.6")]["measured"]
@@ -131,7 +131,7 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_gate(fixture_clai
     assert rows[("c-2", "9.12.3")]["measured"].endswith(
         "(reindex reached 13% of its asked rate, under the 90% required)")
     assert rows[("c-1", "9.12.3")]["measured"].endswith(
-        "(untestable at this scale: hot_share_ceiling 0.73, under the 0.90 its mechanism needs: the index is too "
+        "(untestable at this scale: hot_share_ceiling 0.730, under the 0.900 its mechanism needs: the index is too "
         "small)")
     assert [rows[k]["leaning"] for k in (("c-2", "6.6.6"), ("c-1", "7.7.3"), ("c-2", "7.7.3"))] == \
         ["holds", "fails", None]
@@ -159,12 +159,12 @@ def test_a_verdict_at_the_seed_size_sits_beside_the_measured_one_and_is_counted_
     (grown,) = paper.growth_rows(fixture_claims)
     assert (grown["claim"], grown["version"], grown["measured_verdict"], grown["verdict"]) == \
         ("c-1", "9.12.3", "untestable", "holds")
-    assert (grown["predicted"], grown["at"], grown["claimed"]) == ("140.00 [110.00, 180.00], n=4", "300,000,000", "100.00")
+    assert (grown["predicted"], grown["at"], grown["claimed"]) == ("140 [110, 180], n=4", "300,000,000", "100")
     text = {(r["claim"], r["version"]): r for r in paper.claim_rows(fixture_claims)}[("c-1", "9.12.3")]
     assert text["extrapolated"] == "holds"
     assert text["measured"].endswith("; at the seed's size (the seed's 300M docs): holds, extrapolated (loglog fit "
-                                     "through corpus sizes 1,000,000, 4,000,000, 16,000,000: 140.00 [110.00, "
-                                     "180.00], n=4)")
+                                     "through corpus sizes 1,000,000, 4,000,000, 16,000,000: 140 [110, 180], "
+                                     "n=4)")
 
 
 def test_a_ladder_without_a_verdict_at_the_seed_size_says_why():
@@ -186,10 +186,52 @@ def _agreement(scale="smoke", digest="abc"):
             "summary": {"applicable": 7, "agreeing": 6, "share": 6 / 7, "flips": 1}}
 
 
+def _manifest(version, disk=True):
+    """A result manifest's provenance (lrev.manifest), as a run on one machine writes it."""
+    return {"lucene_version_reported": version, "started": "2026-11-29T10:00:00+00:00",
+            "finished": "2026-11-29T10:30:00+00:00", "git": {"sha": "f" * 40, "dirty": False},
+            "jdk": {"vendor": "Eclipse Adoptium", "version": "25.0.1", "flags": ["-Xmx2g", "-XX:+UseParallelGC"],
+                    **({"vm_options": {"CICompilerCount": "2", "ParallelGCThreads": "2"}} if disk else {})},
+            "host": {"cpu_model": "Xeon", "cores": 2, "ram_bytes": 24 * 2**30, "kernel": "Linux 6",
+                     **({"disk": {"device": "vda", "model": None, "rotational": True, "read_ahead_kb": 8192},
+                         "transparent_hugepages": "madvise"} if disk else {})},
+            "corpora": {"main": {"docs": 1000, "sha256": {"docs.tsv": "0" * 64}}}}
+
+
+def test_the_title_page_gets_one_machine_from_every_provenance_row_old_or_new(fixture_claims):
+    study = {"versions": ["9.12.3", "4.10.4"],
+             "provenance": [paper.provenance_row("9.12.3", _manifest("9.12.3")),
+                            paper.provenance_row("4.10.4", _manifest("4.10.4", disk=False))]}
+    machine = paper.machine_numbers({"fx": study})
+    assert machine["cpu"] == ["Xeon"] and machine["cores"] == [2] and machine["ram"] == ["24.0 GiB"]
+    # A manifest from before disks were recorded adds nothing, rather than a None.
+    assert machine["disk"] == ["vda, rotational as the kernel reports it, read-ahead 8,192 KiB"]
+    assert machine["thp"] == ["madvise"] and machine["vm_options"] == [{"CICompilerCount": "2",
+                                                                        "ParallelGCThreads": "2"}]
+    assert machine["studies"]["fx"] == {"versions": ["4.10.4", "9.12.3"],
+                                        "corpora": [{"name": "main", "docs": "1,000"}]}
+
+
+@pytest.mark.parametrize("value, text", [(0.0012, "0.00120"), (1.3149, "1.31"), (47.62, "47.6"), (191.4, "191"),
+                                         (1234.5, "1,234"), (0.0, "0"), (-0.5, "-0.500"), (None, "n/a"),
+                                         (float("nan"), "n/a")])
+def test_numbers_print_with_significant_digits_not_fixed_decimals(value, text):
+    assert paper.fmt(value) == text
+
+
+def test_run_time_sums_the_jobs_benchmarks_and_spans_them(tmp_path):
+    assert paper.run_time(tmp_path) is None
+    for rule, seconds in (("a", 1800.0), ("b", 3600.0)):
+        (tmp_path / rule).mkdir()
+        (tmp_path / rule / "job.tsv").write_text(f"s\th:m:s\n{seconds}\t0:00:00\n")
+    assert paper.run_time(tmp_path) == {"jobs": 2, "hours": "1.50", "span_hours": "1.00"}
+
+
 def _numbers(fixture_claims):
     grid = paper.matrix(fixture_claims)
     study = {"versions": VERSIONS, "claims": fixture_claims["claims"], "claim_rows": paper.claim_rows(fixture_claims),
-             "matrix": grid, "verdict_counts": grid["counts"]["by_verdict"]}
+             "matrix": grid, "verdict_counts": grid["counts"]["by_verdict"],
+             "provenance": [paper.provenance_row(v, _manifest(v)) for v in VERSIONS]}
     return {"meta": {"scale": "smoke", "config_digest": "abc", "confidence": "95%"}, "order": ["fx"],
             "matrix": paper.matrix_numbers([study]), "studies": {"fx": study}, "stability": None}
 
@@ -262,7 +304,10 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     write_json(tmp_path / "agreement.json", _agreement())
     compiled = []
     monkeypatch.setattr(paper, "compile_pdf", lambda numbers_file, out: compiled.append(out))
-    paper.main(["compile", "--scale", "smoke", "--config-digest", "abc", "--study", "fx", str(tmp_path / "fx.json"),
+    resolved = {"scale": "smoke", "exclusive": False, "lucene_versions": VERSIONS, "studies": {"fx": {"docs": 10}}}
+    write_json(tmp_path / "config.json", resolved)
+    paper.main(["compile", "--scale", "smoke", "--config", str(tmp_path / "config.json"), "--study", "fx",
+                str(tmp_path / "fx.json"),
                 "--plan", str(tmp_path / "plan.json"), "--out", str(tmp_path / "paper.pdf"),
                 *(["--stability", str(tmp_path / "agreement.json")] if stable else [])])
     written = json.loads((tmp_path / "numbers.json").read_text())
@@ -270,7 +315,10 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     assert (written["matrix"]["applicable"], written["matrix"]["by_verdict"]["n/a"]) == (9, 1)
     assert (written["stability"] is not None) is stable
     assert all(("stability" in r) is stable for r in written["studies"]["fx"]["claim_rows"])
-    assert written["plan"]["study_hours"] == {"fx": "1.0"} and written["plan"]["degenerate"] == 0
+    assert written["plan"]["study_hours"] == {"fx": "1.00"} and written["plan"]["degenerate"] == 0
+    # The digest is the config's, which the paper prints whole; no benchmarks given, no time.
+    assert written["meta"]["config"] == resolved and written["meta"]["config_digest"] == config.digest(resolved)
+    assert written["meta"]["time"] is None and written["meta"]["machine"]["cores"] == [2]
 
 
 def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixture_claims):

@@ -31,7 +31,7 @@ def export_rows(data: summary.DvjResults, runs: int) -> list[dict[str, Any]]:
     table = summary.export_table(data.export)
     return [{"version": r["version"], "contender": r["contender"], "label": layout.contender(r["contender"]).label,
              "resident": f"{r['resident_share'] * 100:.0f}%",
-             "runs": [f"{fmt(r[f'run{i}'], 1)} {interval(r[f'run{i}_low'], r[f'run{i}_high'], 1)}"
+             "runs": [f"{fmt(r[f'run{i}'])} {interval(r[f'run{i}_low'], r[f'run{i}_high'])}"
                       for i in range(1, runs + 1)]}
             for _, r in table.iterrows()]
 
@@ -88,8 +88,8 @@ def cocktail(data: summary.DvjResults) -> list[dict[str, Any]]:
             continue
         table = summary.cocktail(data.latency, base, (layout.CONTENDERS[name].version, name), "combined",
                                  COCKTAIL_PARTS)
-        out.extend({"contender": name, "bucket": r.bucket, "whole_ms": fmt(r.whole_ms, 2),
-                    "parts_ms": fmt(r.parts_ms, 2), "ratio": fmt(r.value),
+        out.extend({"contender": name, "bucket": r.bucket, "whole_ms": fmt(r.whole_ms),
+                    "parts_ms": fmt(r.parts_ms), "ratio": fmt(r.value),
                     "ci": interval(r.low, r.high) + (f" ({r.failed} of {r.n + r.failed} rounds saved nothing)"
                                                      if r.failed else "")}
                    for r in table.itertuples())
@@ -105,7 +105,7 @@ def mechanism(data: summary.DvjResults) -> list[dict[str, Any]]:
     for (contender, field), rows in positions.groupby(["contender", "field"], sort=True):
         cost = rows.groupby("doc")["nanos"].median()
         start, end = cost[cost.index > 0].iloc[0], cost.iloc[-1]
-        out.append({"contender": contender, "field": field, "start_ns": fmt(start, 0), "end_ns": fmt(end, 0),
+        out.append({"contender": contender, "field": field, "start_ns": fmt(start), "end_ns": fmt(end),
                     "growth": fmt(end / start), "end_doc": f"{int(cost.index[-1]):,}"})
     return out
 
@@ -171,7 +171,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "cocktail": cocktail(data),
         "formats": formats(data),
         "mechanism": mechanism(data),
-        "jump_cost": [{"corpus": r.corpus, "build_ms": fmt(r.build_ms, 1), "heap": f"{r.heap_bytes / 1024:,.0f} KiB"}
+        "jump_cost": [{"corpus": r.corpus, "build_ms": fmt(r.build_ms), "heap": f"{r.heap_bytes / 1024:,.0f} KiB"}
                       for r in cost.itertuples()],
         "figures": {name: str((figures_dir / f"{name}.png").resolve()) for name in figures.names(p["workloads"])},
         "provenance": [{**provenance_row(v, m), "parameters": parameters_text(m["parameters"])}

@@ -60,8 +60,8 @@ def seed_table(table: pd.DataFrame) -> list[dict[str, Any]]:
                               if c.name == "contender" else c, kind="stable")
     for r in by_version(table).to_dict(orient="records"):
         rows.append({"version": r["version"], "method": r["contender"], "role": r["role"], "rate": r["rate"],
-                     "interval_s": f"{r['interval_ms'] / 1000:g}", "updates": fmt(r["updates_per_reopen"], 0),
-                     "behind": f"{r['behind'] * 100:.0f}%", "achieved": fmt(r["achieved_per_s"], 0),
+                     "interval_s": f"{r['interval_ms'] / 1000:g}", "updates": fmt(r["updates_per_reopen"]),
+                     "behind": f"{r['behind'] * 100:.0f}%", "achieved": fmt(r["achieved_per_s"]),
                      **{c: f"{fmt(r[c], 3 if c == 'perdoc_ms' else 1)}" for c in SEED_COLUMNS},
                      **{f"{c}_ci": interval(r[f'{c}_low'], r[f'{c}_high'], 3 if c == 'perdoc_ms' else 1)
                         for c in SEED_COLUMNS}})
@@ -114,7 +114,7 @@ def ram_buffer(data: summary.DvuResults) -> list[dict[str, Any]]:
         out.append({"version": r["version"], "role": r["role"], "rate_role": r["rate_role"],
                     "interval_role": r["interval_role"], "reopen": fmt(r["value"]), "ci": interval(r["low"], r["high"]),
                     "flushes": int(mine["flushed"].sum()), "reopens": len(mine),
-                    "buffer_kib": fmt(mine["ram_buffer_bytes"].mean() / 1024, 0)})
+                    "buffer_kib": fmt(mine["ram_buffer_bytes"].mean() / 1024)})
     return out
 
 

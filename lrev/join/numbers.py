@@ -66,12 +66,12 @@ def contender_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
     for r in summary.contender_table(data).to_dict(orient="records"):
         rows.append({"version": r["version"], "contender": r["contender"], "kind": r["kind"], "system": r["system"],
                      "forks": r["forks"], "stable": bool(r["stable"]), "outcomes": r["outcomes"],
-                     "saturation": fmt(r["saturation_rps"], 1),
-                     "saturation_ci": interval(r["saturation_rps_low"], r["saturation_rps_high"], 1),
-                     "per_min": fmt(r["saturation_rps"] * 60, 0),
-                     "p50": fmt(r["low_p50_ms"], 2), "p99": fmt(r["low_p99_ms"], 2),
+                     "saturation": fmt(r["saturation_rps"]),
+                     "saturation_ci": interval(r["saturation_rps_low"], r["saturation_rps_high"]),
+                     "per_min": fmt(r["saturation_rps"] * 60),
+                     "p50": fmt(r["low_p50_ms"]), "p99": fmt(r["low_p99_ms"]),
                      "cpu": percent(r["cpu_at_saturation"]), "server_cpu": percent(r["server_cpu_at_saturation"]),
-                     "service": fmt(r["service_ms"], 3), "cpu_per_request": fmt(r["cpu_per_request_ms"], 3),
+                     "service": fmt(r["service_ms"]), "cpu_per_request": fmt(r["cpu_per_request_ms"]),
                      "terms_share": percent(r["terms_share"]),
                      "docfreq_share": percent(r["docfreq_share"])})
     return rows
@@ -93,10 +93,10 @@ def cold_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
     """Per version, contender, directory and workers: the cold runs' means."""
     return [{"version": r["version"], "contender": r["contender"], "directory": r["directory"],
              "workers": r["workers"], "runs": r["runs"], "evicted": r["evicted"], "recovered": r["recovered"],
-             "rate": fmt(r["offered_rps"], 0), "p99": fmt(r["p99_ms"], 1), "recovery": fmt(r["recovery_s"], 2),
-             "read_calls_kb": fmt(r["syscall_kb_per_query"], 2), "storage_kb": fmt(r["read_kb_per_query"], 2),
-             "kb_per_transaction": fmt(r["kb_per_transaction"], 1), "hot_share": percent(r["hot_share"]),
-             "hot_share_ceiling": percent(r["hot_share_ceiling"]), "cold_windows": fmt(r["cold_windows"], 1)}
+             "rate": fmt(r["offered_rps"]), "p99": fmt(r["p99_ms"]), "recovery": fmt(r["recovery_s"]),
+             "read_calls_kb": fmt(r["syscall_kb_per_query"]), "storage_kb": fmt(r["read_kb_per_query"]),
+             "kb_per_transaction": fmt(r["kb_per_transaction"]), "hot_share": percent(r["hot_share"]),
+             "hot_share_ceiling": percent(r["hot_share_ceiling"]), "cold_windows": fmt(r["cold_windows"])}
             for r in summary.cold_table(data).to_dict(orient="records")]
 
 
@@ -130,8 +130,8 @@ def short(frame: str) -> str:
 
 def sweep_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
     return [{"version": r["version"], "contender": r["contender"], "share": r["share"],
-             "join_keys": f"{r['join_keys']:,}", "service": fmt(r["service_ms"], 3),
-             "ci": interval(r["service_ms_low"], r["service_ms_high"], 3), "stable": bool(r["stable"])}
+             "join_keys": f"{r['join_keys']:,}", "service": fmt(r["service_ms"]),
+             "ci": interval(r["service_ms_low"], r["service_ms_high"]), "stable": bool(r["stable"])}
             for r in summary.sweep_table(data).to_dict(orient="records")]
 
 
@@ -162,7 +162,7 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
                      for d in layout.UPDATE_DESIGNS}
         row = {"version": version, **{f"{d.removeprefix('update-')}_ms": sig(e.value) for d, e in est.items()},
                **{f"{d.removeprefix('update-')}_stable": f"{int(s.sum())}/{len(s)}" for d, s in converged.items()},
-               **{f"{d.removeprefix('update-')}_ci": interval(e.low, e.high, 3) for d, e in est.items()},
+               **{f"{d.removeprefix('update-')}_ci": interval(e.low, e.high) for d, e in est.items()},
                "rounds": len(paired),
                "break_even": [{"rate": u, "qps": "none", "ci": "(block join's queries not cheaper)"}
                               for u in UPDATE_RATES]}
@@ -219,8 +219,8 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
                     cell.update(docs=sig(n.value), ci=f"[{sig(n.low)}, {sig(n.high)}]",
                                 extrapolated=not inside(n.value, costs.columns))
                 crossings.append(cell)
-        out.append({"version": version, "sizes": sizes, "rounds": len(lines), "slope": fmt(slope.value, 2),
-                    "slope_ci": interval(slope.low, slope.high, 2), "crossover": crossings})
+        out.append({"version": version, "sizes": sizes, "rounds": len(lines), "slope": fmt(slope.value),
+                    "slope_ci": interval(slope.low, slope.high), "crossover": crossings})
     return out
 
 
@@ -228,8 +228,8 @@ def ratio_rows(data: summary.JoinResults, pairs: Sequence[tuple[str, str]]) -> l
     out = []
     for a, b in pairs:
         for r in summary.ratio(data, "saturation_rps", a, b).to_dict(orient="records"):
-            out.append({"version": r["version"], "a": a, "b": b, "value": fmt(r["value"], 1),
-                        "ci": interval(r["low"], r["high"], 1)})
+            out.append({"version": r["version"], "a": a, "b": b, "value": fmt(r["value"]),
+                        "ci": interval(r["low"], r["high"])})
     return out
 
 

@@ -39,7 +39,7 @@ def lookups_numbers(data: summary.PkResults) -> dict[str, Any]:
         first = ranked["contender"].iloc[0] if len(ranked) else None
         top = ratio.loc[first] if first in ratio.index else None
         out[version] = {
-            "noise_floor": fmt(float(floor["floor"].iloc[0]), 3) if len(floor) else "n/a",
+            "noise_floor": fmt(float(floor["floor"].iloc[0])) if len(floor) else "n/a",
             # The fastest contender, and whether its whole CI vs default lies above 1.
             "fastest": ranked["contender"].iloc[0] if len(ranked) else None,
             "fastest_beats_default": bool(top is not None and top["low"] > 1),
@@ -86,9 +86,9 @@ def crosscheck_numbers(data: summary.PkResults) -> list[dict[str, Any]]:
     table = summary.crosscheck_table(data.lookups, data.plain)
     return [{"version": r.version, "contender": r.contender, "harness": rate(r.harness_lookups_per_s),
              "plain": rate(r.plain_lookups_per_s), "harness_range": f"{rate(r.harness_min)}–{rate(r.harness_max)}",
-             "plain_range": f"{rate(r.plain_min)}–{rate(r.plain_max)}", "harness_ratio": fmt(r.harness_ratio, 3),
-             "plain_ratio": fmt(r.plain_ratio, 3), "agreement": fmt(r.value, 3),
-             "ci": interval(r.low, r.high, 3), "within": r.within} for r in table.itertuples()]
+             "plain_range": f"{rate(r.plain_min)}–{rate(r.plain_max)}", "harness_ratio": fmt(r.harness_ratio),
+             "plain_ratio": fmt(r.plain_ratio), "agreement": fmt(r.value),
+             "ci": interval(r.low, r.high), "within": r.within} for r in table.itertuples()]
 
 
 def jvm_spread(data: summary.PkResults) -> dict[str, Any] | None:

@@ -33,7 +33,7 @@ def looks(study):
 
 
 # Seconds of work on small files: on a cluster they run on the submitting host rather than waiting in the queue.
-localrules: claims, growth_figure, study_numbers, plan, paper
+localrules: claims, growth_figure, study_numbers, plan, resolved_config, paper
 
 
 rule claims:
@@ -115,9 +115,21 @@ rule plan:
 STABILITY = ROOT / "stability/agreement.json"
 
 
+rule resolved_config:
+    """What the run measures (lrev.config.Config.resolved), whose digest the title page shows: the paper prints it
+    whole, so that a reader can rerun it."""
+    output:
+        ROOT / "paper/config.json",
+    params:
+        digest=CFG.digest,
+    run:
+        lrio.write_json(Path(output[0]), CFG.resolved())
+
+
 rule paper:
     input:
         numbers=[ROOT / f"paper/{s}.json" for s in CFG.studies],
+        resolved=ROOT / "paper/config.json",
         plan=ROOT / "plan/seed.json",
         stability=[STABILITY] if STABILITY.exists() else [],
         sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
@@ -127,12 +139,12 @@ rule paper:
         PAPER,
     params:
         studies=" ".join(f"--study {s} {ROOT}/paper/{s}.json" for s in CFG.studies),
-        digest=CFG.digest,
         shared="" if CFG.exclusive else "--shared",
+        benchmarks=ROOT / lrplan.BENCHMARKS,
         stability=lambda w, input: f"--stability {input.stability}" if input.stability else "",
     benchmark:
         bench("paper"),
     shell:
-        "{PY} -m lrev.paper compile --scale {CFG.scale} {params.shared} --config-digest {params.digest}"
-        " {params.studies} --plan {input.plan} {params.stability}"
+        "{PY} -m lrev.paper compile --scale {CFG.scale} {params.shared} --config {input.resolved}"
+        " {params.studies} --plan {input.plan} {params.stability} --benchmarks {params.benchmarks}"
         " --out {output}"
