@@ -346,11 +346,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     numbers_file = a.out.with_name("numbers.json")
     per_study = {name: read_json(path) for name, path in a.study}
+    git = provenance.git()
     numbers = {
-        "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
+        "meta": {"scale": a.scale, "exclusive": not a.shared, "git": git,
                  "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
                  "config_digest": a.config_digest,
-                 "citation": cite.identity(),
+                 "citation": cite.identity(cite.Run.of(a.scale, git, a.config_digest)),
                  # The Python environment the run was made in, as the run's archive locks it (lrev.artifact).
                  "environment": provenance.environment()},
         "order": list(per_study),

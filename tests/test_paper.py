@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import pytest
 import typst
 
-from lrev import claims, paper
+from lrev import cite, claims, paper
 from lrev.config import REPO, version_key
 from lrev.io import write_json
 
@@ -271,6 +271,9 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     assert (written["stability"] is not None) is stable
     assert all(("stability" in r) is stable for r in written["studies"]["fx"]["claim_rows"])
     assert written["plan"]["study_hours"] == {"fx": "1.0"} and written["plan"]["degenerate"] == 0
+    # The paper cites itself as this run: its scale, commit and config digest.
+    run = cite.Run.of("smoke", written["meta"]["git"], "abc")
+    assert written["meta"]["citation"]["bibtex"] == cite.bibtex(run=run)
 
 
 def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixture_claims):

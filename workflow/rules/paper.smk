@@ -120,7 +120,8 @@ rule paper:
         numbers=[ROOT / f"paper/{s}.json" for s in CFG.studies],
         plan=ROOT / "plan/seed.json",
         stability=[STABILITY] if STABILITY.exists() else [],
-        sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
+        sources=["paper/lucene-revisited.typ", "paper/lib.typ", "paper/references.yml",
+                 *(f"paper/{s}.typ" for s in CFG.studies)],
         code=["lrev/paper.py", "lrev/cite.py", "lrev/claims.py"],
         citation=["CITATION.cff", "pyproject.toml"],
     output:
