@@ -5,15 +5,21 @@
     python -m lrev.cite bibtex [--out FILE]
 
 cffconvert's own BibTeX is built from the file's top level (type software) and leaves out
-``preferred-citation``, the report people cite; so the entry is written here from ``preferred-citation``:
-a ``@techreport`` whose key carries the version, with the authors that are entities in double braces (BibTeX
-would otherwise take "contributors" for a surname).
+``preferred-citation``, the report people cite; so the entry is written here from ``preferred-citation``. A
+paper is the report of one run, and two runs of one version differ in scale, commit and config: the paper's entry
+(:func:`bibtex` with a :class:`Run`) carries all three, in its key and its ``note``, so that citations of two runs
+never merge. The README's entry, with no run, cites the version.
+
+The entry is a ``@misc``: BibTeX's ``@techreport`` and biblatex's ``@report`` both require an ``institution``,
+and this report has none, only a group of contributors, which is its author. Authors that are entities go in
+double braces (BibTeX would otherwise take "contributors" for a surname).
 """
 from __future__ import annotations
 
 import argparse
 import subprocess
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,26 +54,48 @@ def person(author: dict[str, str]) -> str:
     return f"{author['family-names']}, {author['given-names']}"
 
 
-def bibtex(path: Path = CITATION) -> str:
-    """The BibTeX entry of ``preferred-citation``."""
+@dataclass(frozen=True)
+class Run:
+    """What tells one run's paper from another's of the same version (the title page prints the same)."""
+    scale: str
+    commit: str
+    config_digest: str
+    dirty: bool = False
+
+    @classmethod
+    def of(cls, scale: str, git: dict[str, Any], config_digest: str) -> Run:
+        """From :func:`lrev.provenance.git`'s record."""
+        return cls(scale, git["sha"], config_digest, git["dirty"])
+
+    def key(self) -> str:
+        # Twelve hex digits, as on the title page: unique in a repository of this size; the note has all forty.
+        return f"{self.scale}-{self.commit[:12]}"
+
+    def note(self) -> str:
+        changes = " with uncommitted changes" if self.dirty else ""
+        return f"Commit {self.commit}{changes}, scale {self.scale}, config digest {self.config_digest}"
+
+
+def bibtex(path: Path = CITATION, run: Run | None = None) -> str:
+    """The BibTeX entry of ``preferred-citation``: of ``run``'s paper if given, else of the version."""
     cff = load(path)
     ref = cff["preferred-citation"]
     version = ref.get("version", cff["version"])
     fields = {
         "author": " and ".join(person(a) for a in ref["authors"]),
         "title": "{" + ref["title"] + "}",
-        "institution": ref.get("institution", {}).get("name", ref["authors"][0].get("name", "")),
         "type": "Report",
-        "number": f"Version {version}",
+        "version": version,
         "year": ref["year"],
         "month": MONTHS[int(ref["month"]) - 1] if "month" in ref else None,
-        "keywords": ", ".join(ref.get("keywords", cff.get("keywords", []))),
         "url": ref.get("url", cff.get("url")),
+        "note": run.note() if run else None,
+        "keywords": ", ".join(ref.get("keywords", cff.get("keywords", []))),
     }
     lines = [f"  {key} = {value}," if key == "month" else f"  {key} = {{{value}}},"
              for key, value in fields.items() if value]
-    key = f"{cff['title'].split(':')[0]}-{version}".replace(" ", "-")
-    return "\n".join([f"@techreport{{{key},", *lines, "}"]) + "\n"
+    key = f"{cff['title'].split(':')[0]}-{version}".replace(" ", "-") + (f"-{run.key()}" if run else "")
+    return "\n".join([f"@misc{{{key},", *lines, "}"]) + "\n"
 
 
 def version() -> str:
@@ -76,14 +104,14 @@ def version() -> str:
         return tomllib.load(f)["project"]["version"]
 
 
-def identity(path: Path = CITATION) -> dict[str, Any]:
-    """What the paper's title page, PDF metadata and "How to cite" block show."""
+def identity(run: Run, path: Path = CITATION) -> dict[str, Any]:
+    """What ``run``'s paper shows on its title page, in its PDF metadata and in its "How to cite" block."""
     cff = load(path)
     ref = cff["preferred-citation"]
     return {"title": ref["title"], "version": version(), "authors": [a.get("name") or
                                                                      f"{a['given-names']} {a['family-names']}"
                                                                      for a in ref["authors"]],
-            "keywords": cff.get("keywords", []), "bibtex": bibtex(path)}
+            "keywords": cff.get("keywords", []), "bibtex": bibtex(path, run)}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -399,16 +399,17 @@ def main(argv: list[str] | None = None) -> None:
     numbers_file = a.out.with_name("numbers.json")
     per_study = {name: read_json(path) for name, path in a.study}
     resolved = read_json(a.resolved)
+    git, digest = provenance.git(), config.digest(resolved)
     numbers = {
-        "meta": {"scale": a.scale, "exclusive": not a.shared, "git": provenance.git(),
+        "meta": {"scale": a.scale, "exclusive": not a.shared, "git": git,
                  "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
-                 "config_digest": config.digest(resolved), "config": resolved,
+                 "config_digest": digest, "config": resolved,
                  "machine": machine_numbers(per_study),
                  # The archive `./run artifact` packs this run into: the PDF names it, so that its links to the
                  # gallery still lead somewhere when the PDF travels alone.
                  "archive": artifact.name(a.scale),
                  "time": run_time(a.benchmarks) if a.benchmarks else None,
-                 "citation": cite.identity(),
+                 "citation": cite.identity(cite.Run.of(a.scale, git, digest)),
                  # The Python environment the run was made in, as the run's archive locks it (lrev.artifact).
                  "environment": provenance.environment()},
         "order": list(per_study),

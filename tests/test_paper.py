@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import pytest
 import typst
 
-from lrev import claims, config, paper
+from lrev import cite, claims, config, paper
 from lrev.config import REPO, version_key
 from lrev.io import write_json
 
@@ -319,6 +319,9 @@ def test_compile_writes_the_matrix_counts_and_stability_only_when_given(fixture_
     # The digest is the config's, which the paper prints whole; no benchmarks given, no time.
     assert written["meta"]["config"] == resolved and written["meta"]["config_digest"] == config.digest(resolved)
     assert written["meta"]["time"] is None and written["meta"]["machine"]["cores"] == [2]
+    # The paper cites itself as this run: its scale, commit and config digest.
+    run = cite.Run.of("smoke", written["meta"]["git"], config.digest(resolved))
+    assert written["meta"]["citation"]["bibtex"] == cite.bibtex(run=run)
 
 
 def test_the_method_block_counts_gates_spreads_and_versions_without_an_aa(fixture_claims):

@@ -132,7 +132,8 @@ rule paper:
         resolved=ROOT / "paper/config.json",
         plan=ROOT / "plan/seed.json",
         stability=[STABILITY] if STABILITY.exists() else [],
-        sources=["paper/lucene-revisited.typ", "paper/lib.typ", *(f"paper/{s}.typ" for s in CFG.studies)],
+        sources=["paper/lucene-revisited.typ", "paper/lib.typ", "paper/references.yml",
+                 *(f"paper/{s}.typ" for s in CFG.studies)],
         code=["lrev/paper.py", "lrev/cite.py", "lrev/claims.py"],
         citation=["CITATION.cff", "pyproject.toml"],
     output:
