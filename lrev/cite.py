@@ -111,7 +111,7 @@ def identity(run: Run, path: Path = CITATION) -> dict[str, Any]:
     return {"title": ref["title"], "version": version(), "authors": [a.get("name") or
                                                                      f"{a['given-names']} {a['family-names']}"
                                                                      for a in ref["authors"]],
-            "keywords": cff.get("keywords", []), "bibtex": bibtex(path, run)}
+            "keywords": cff.get("keywords", []), "url": cff["url"], "bibtex": bibtex(path, run)}
 
 
 def main(argv: list[str] | None = None) -> None:
