@@ -29,7 +29,8 @@ REQUIREMENTS = "requirements.lock.txt"
 PAPER = Path("paper") / "lucene-revisited.pdf"
 #: The repository's files that say what the archive is, how to cite it and under which licence ...
 FRONT = ("README.md", "CITATION.cff", "LICENSE")
-#: ... and the folder of the documents the README links to, so that its links work in the unpacked archive.
+#: ... and the documents the README links to, so that its links work in the unpacked archive: this folder and the
+#: config reference.
 DOCS = "docs"
 #: What of a run goes in, by glob below the run's root; files below a ``forks`` folder stay out.
 INCLUDE = ("paper/*.pdf", "paper/*.json", "results/**/*.parquet", "results/**/manifest.json",
@@ -48,7 +49,8 @@ def name(scale: str) -> str:
 def front_files() -> list[Path]:
     """The repository's front files and its documents, relative to the repository."""
     docs = (p.relative_to(config.REPO) for p in (config.REPO / DOCS).rglob("*") if p.is_file())
-    return [*map(Path, FRONT), *sorted(p for p in docs if "__pycache__" not in p.parts)]
+    return [*map(Path, FRONT), config.REFERENCE_FILE.relative_to(config.REPO),
+            *sorted(p for p in docs if "__pycache__" not in p.parts)]
 
 
 def run_files(root: Path) -> list[Path]:

@@ -22,6 +22,8 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 CONFIG_FILE = REPO / "config" / "config.yaml"
 SCHEMA_FILE = REPO / "config" / "schema.yaml"
+#: The config reference: every key's allowed values, values and meaning, rendered by lrev/configdoc.py.
+REFERENCE_FILE = REPO / "config" / "README.md"
 SHIMS_DIR = REPO / "engine" / "shims"
 #: The keys of config/schema.yaml; every other top-level key is a study's block.
 GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales", "budgets")
@@ -143,12 +145,25 @@ def _validate(value: Any, schema: Mapping[str, Any], where: tuple[str, ...] = ()
         raise ConfigError(f"config error at '{_key_path((*where, *err.absolute_path))}': {err.message}")
 
 
-def _schema() -> dict[str, Any]:
+def shipped() -> dict[str, Any]:
+    """config/config.yaml as written: no overrides, not validated."""
+    return yaml.safe_load(CONFIG_FILE.read_text())
+
+
+def schema() -> dict[str, Any]:
+    """The schema of the generic keys."""
     return yaml.safe_load(SCHEMA_FILE.read_text())
 
 
+def study_schema(name: str) -> dict[str, Any]:
+    """The schema of study ``name``'s settings."""
+    from lrev import studies
+
+    return yaml.safe_load(studies.schema_file(name).read_text())
+
+
 def validate_raw(raw: Mapping[str, Any]) -> None:
-    _validate(raw, _schema())
+    _validate(raw, schema())
 
 
 def _check_versions(raw: Mapping[str, Any]) -> None:
@@ -172,7 +187,7 @@ def _resolve(name: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"config error at 'studies': study '{name}' has no settings schema "
                           f"{schema_file.relative_to(REPO)}")
     settings = merge(raw["scales"][raw["scale"]].get(name, {}), raw.get(name, {}))
-    _validate(settings, yaml.safe_load(schema_file.read_text()), (name,))
+    _validate(settings, study_schema(name), (name,))
     if "versions" not in settings:
         raise ConfigError(f"config error at '{name}': no 'versions' (every study names the versions it runs on)")
     known = raw["lucene_versions"]
@@ -186,7 +201,7 @@ def _resolve(name: str, raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def load(overrides: Mapping[str, Any] | None = None, base: Mapping[str, Any] | None = None) -> Config:
     """Validate ``base`` (default: config/config.yaml) merged with ``overrides``."""
-    raw = merge(base if base is not None else yaml.safe_load(CONFIG_FILE.read_text()), overrides or {})
+    raw = merge(base if base is not None else shipped(), overrides or {})
     raw = numbers_restored(raw)
     from lrev import studies
 
@@ -262,7 +277,7 @@ def from_snakemake_args(argv: list[str]) -> Config:
     ap.add_argument("--configfile", "--configfiles", nargs="+", default=[])
     ap.add_argument("--config", "-C", nargs="*", default=[])
     known, _ = ap.parse_known_args(snakemake_argv(argv))
-    raw = yaml.safe_load(CONFIG_FILE.read_text())
+    raw = shipped()
     for path in known.configfile:
         raw = merge(raw, yaml.safe_load(Path(path).read_text()))
     return load(parse_config(known.config), base=raw)
