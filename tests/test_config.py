@@ -118,3 +118,23 @@ def test_the_paper_path_printed_says_when_the_run_was_dry(dry, tmp_path, capsys)
     out = capsys.readouterr().out
     pdf = tmp_path.resolve() / "default" / "paper" / "lucene-revisited.pdf"
     assert out == (f"paper: dry run, nothing was built; the paper would be {pdf}\n" if dry else f"paper: {pdf}\n")
+
+
+def _shadowed(top: dict, scaled: dict, where: str) -> list[str]:
+    """Keys of ``scaled`` whose value the top-level block ``top`` replaces (nested blocks merge key by key)."""
+    out = []
+    for key, value in scaled.items():
+        if key in top and isinstance(value, dict) and isinstance(top[key], dict):
+            out += _shadowed(top[key], value, f"{where}.{key}")
+        elif key in top and top[key] != value:
+            out.append(f"{where}.{key}")
+    return out
+
+
+def test_no_scale_value_in_config_yaml_is_shadowed_by_its_top_level_block():
+    """A study's top-level block wins over its block under a scale (so that --config overrides reach every scale);
+    a value config.yaml itself sets in both places would be silently ignored in the scale."""
+    shipped = config.shipped()
+    dead = [path for scale, blocks in shipped["scales"].items() for study, block in blocks.items()
+            if study in shipped for path in _shadowed(shipped[study], block, f"scales.{scale}.{study}")]
+    assert dead == []

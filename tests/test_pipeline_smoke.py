@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from lrev import cite, config
+from lrev import cite, config, pdftext
 from lrev.pk import layout as pk_layout
 from lrev.config import REPO
 
@@ -21,6 +21,11 @@ def test_paper_is_built_and_its_path_printed(smoke_run):
     shown = subprocess.run([sys.executable, "-m", "lrev.config", "--paper-pdf", "--cores", "2",
                             "--config", "scale=smoke", f"outdir={root.parent}"], cwd=REPO, capture_output=True, text=True)
     assert shown.stdout.strip() == f"paper: {pdf.resolve()}"
+
+
+def test_the_papers_text_has_no_leaked_markup_and_its_counts_add_up(smoke_run):
+    root, _, _ = smoke_run
+    assert pdftext.problems(root / "paper" / "lucene-revisited.pdf") == []
 
 
 def test_the_paper_carries_its_identity_and_citation(smoke_run):
