@@ -3,12 +3,14 @@ claims file that holds every verdict (no run needed)."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import matplotlib.pyplot as plt
 import pytest
 import typst
+from pypdf import PdfReader
 
-from lrev import cite, claims, config, paper
+from lrev import cite, claims, config, paper, pdftext
 from lrev.config import REPO, version_key
 from lrev.io import write_json
 
@@ -379,3 +381,46 @@ def test_plan_numbers_give_each_fit_its_error_in_sample_and_held_out():
     assert got[0] == {"study": "fx", "kind": "index builds", "sizes": "100,000, 300,000, 3,000,000", "in_sample": "12%",
                       "held_out": {"docs": "3,000,000", "error": "-20%"}}
     assert (got[1]["kind"], got[1]["held_out"]) == ("forks", None)
+
+
+FIXTURE_SECTION = """#import "lib.typ": study, claims-one-by-one
+#let N = study("fx")
+#let method = (directory: [`MMapDirectory`], pinning: [none], reimplemented: [a stand-in],
+  iterations: [≥ 100 ms each])
+= The `fx` study <fx>
+#claims-one-by-one(N)
+"""
+
+
+def test_the_whole_paper_compiles_around_a_study_and_reads_clean(fixture_claims, tmp_path, monkeypatch):
+    """paper/lucene-revisited.typ with every shared section, around one fixture study: page 1 names the machine and
+    the run's time, the resolved config is printed, and the PDF's text has no leaked markup and counts that add
+    up (lrev.pdftext)."""
+    shutil.copytree(REPO / "paper", tmp_path / "paper")
+    (tmp_path / "paper" / "fx.typ").write_text(FIXTURE_SECTION)
+    monkeypatch.setattr(paper, "SOURCE", tmp_path / "paper" / "lucene-revisited.typ")
+    study = {**_numbers(fixture_claims)["studies"]["fx"], "claims": fixture_claims["claims"], "growth_rows": [],
+             "method": paper.method_numbers(fixture_claims)}
+    study["provenance"] = [{**row, "parameters": "10 docs"} for row in study["provenance"]]
+    run = tmp_path / "run"
+    write_json(run / "fx.json", study)
+    write_json(run / "plan.json", {"scale": "seed", "totals": {"jobs": 2, "estimated_jobs": 1, "hours": 1.0,
+                                                                "peak_memory_gib": 1.0, "disk_gib": 1.0},
+                                   "fitted_on": [], "unestimated": {}, "degenerate": [],
+                                   "studies_totals": [{"study": "fx", "hours": 1.0}]})
+    write_json(run / "config.json", {"scale": "smoke", "exclusive": False, "lucene_versions": VERSIONS,
+                                     "studies": {"fx": {"docs": 10}}})
+    (run / "benchmarks" / "a").mkdir(parents=True)
+    (run / "benchmarks" / "a" / "job.tsv").write_text("s\th:m:s\n5400.0\t1:30:00\n")
+    pdf = run / "paper" / "lucene-revisited.pdf"
+    paper.main(["compile", "--scale", "smoke", "--config", str(run / "config.json"), "--study", "fx",
+                str(run / "fx.json"), "--plan", str(run / "plan.json"), "--benchmarks", str(run / "benchmarks"),
+                "--out", str(pdf)])
+    assert pdftext.problems(pdf) == []
+    first = " ".join(PdfReader(pdf).pages[0].extract_text().split())
+    assert "Xeon, 2 cores, 24.0 GiB RAM" in first and "1.50 h in 1 job (" in first
+    assert "Abstract." in first
+    whole = " ".join(pdftext.text(pdf).split())
+    for section in ("Method", "Threats to validity", "Related work", "Reproduce this report", "References",
+                    "The resolved config"):
+        assert section in whole, section
