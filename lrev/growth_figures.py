@@ -48,8 +48,8 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
         raise ValueError(f"claim {claim} has no part judged at the seed's size in this claims file")
     versions = sorted({v for pairs in parts.values() for v, _ in pairs}, key=version_key)
     palette = dict(zip(versions, sns.color_palette("colorblind", len(versions))))
-    fig, axes = plt.subplots(1, len(parts), figsize=(3.6 * len(parts), 3.0), squeeze=False)
-    for ax, (label, pairs) in zip(axes[0], parts.items()):
+    fig, axes = plots.panels(growth.figure_name(claim), len(parts), per_row=2, height=2.6)
+    for ax, (label, pairs) in zip(axes, parts.items()):
         for version, part in pairs:
             _draw(ax, part, palette[version], version, claims["confidence"])
         grown = pairs[0][1]["extrapolated"]
@@ -66,12 +66,10 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
         shown += [part["extrapolated"]["prediction"]["value"] for _, part in pairs
                   if part["extrapolated"].get("prediction", {}).get("value") is not None]
         _clip(ax, shown + ([claimed] if claimed is not None else []), grown["model"] == "loglog")
-        ax.set_xlabel(f"{grown['over']} size; dotted: {grown['why']}", fontsize=7)
-        ax.set_ylabel(pairs[0][1]["quantity"] + (" ratio" if "b" in pairs[0][1] else ""), fontsize=8)
-        ax.set_title(label, fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+        ax.set_xlabel(plots.wrap(f"{grown['over']} size; dotted: {grown['why']}", ax))
+        ax.set_ylabel(pairs[0][1]["quantity"] + (" ratio" if "b" in pairs[0][1] else ""))
+        ax.set_title(label)
+        ax.legend(frameon=False)
     return fig
 
 
@@ -125,7 +123,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(f"{args.registry}: claim {args.claim} has no part with 'grows' on the versions judged in "
                          f"{args.claims}")
     matplotlib.use("Agg")
-    plots.theme()
     plots.save(figure(judged, args.claim), args.out, growth.figure_name(args.claim))
 
 

@@ -1,23 +1,124 @@
-"""Writing a study's figures: every format the paper and readers use, atomically, byte-stable on rerun."""
+"""Writing a study's figures: every format the paper and readers use, atomically, byte-stable on rerun.
+
+Every figure is drawn as wide as the paper prints it (:data:`WIDTHS`), so its fonts print at the sizes set here:
+no text below :data:`MIN_PT` (issue 35), checked by :func:`smallest_pt` in the tests."""
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
+from typing import Iterable
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.artist import Artist
+from matplotlib.text import Text
 from matplotlib.ticker import FuncFormatter
 
 from lrev import io
 
 FORMATS = ("pdf", "png")
 
+#: The paper's text width in inches: an A4 page less its two 2 cm side margins (paper/lucene-revisited.typ).
+TEXT_WIDTH = (21.0 - 2 * 2.0) / 2.54
+#: Each paper figure's share of the text width, as paper/<study>.typ includes it (a test checks both agree); every
+#: other figure prints across the text width.
+WIDTHS = {"pk_threads": 0.85, "pk_mixed": 0.85, "pk_collector": 0.85,
+          "join_residency": 0.8, "join_sweep": 0.6, "join_ladder": 0.6}
+#: Font sizes in points, at print size since a figure is drawn at its print width: labels and titles, then ticks,
+#: legends and annotations; nothing smaller.
+FONT = 8.0
+SMALL = 7.5
+MIN_PT = 7.0
+
 
 def theme() -> None:
-    """The one look of every figure, in the pipeline and in the notebooks alike."""
-    sns.set_theme(context="paper", style="whitegrid")
+    """The one look of every figure, in the pipeline and in the notebooks alike; constrained layout fits every label
+    inside the figure, a legend put ``outside`` included."""
+    sns.set_theme(context="paper", style="whitegrid", rc={
+        "font.size": FONT, "axes.labelsize": FONT, "axes.titlesize": FONT, "figure.labelsize": FONT,
+        "figure.titlesize": FONT, "legend.title_fontsize": FONT, "xtick.labelsize": SMALL,
+        "ytick.labelsize": SMALL, "legend.fontsize": SMALL, "figure.constrained_layout.use": True})
+
+
+def width(name: str) -> float:
+    """The width in inches figure ``name`` prints at."""
+    return WIDTHS.get(name, 1.0) * TEXT_WIDTH
+
+
+def figure(name: str, rows: int = 1, cols: int = 1, height: float = 2.4, **subplots) -> tuple[plt.Figure, np.ndarray]:
+    """Figure ``name`` at its print width, ``rows`` × ``cols`` panels each ``height`` inches tall (axes always 2-D),
+    in the shared theme whoever calls it."""
+    theme()
+    return plt.subplots(rows, cols, figsize=(width(name), height * rows), squeeze=False, **subplots)
+
+
+def panels(name: str, n: int, per_row: int, height: float = 2.4, **subplots) -> tuple[plt.Figure, list[plt.Axes]]:
+    """:func:`figure` with ``n`` panels, ``per_row`` to a row (fewer if ``n`` is): a grid that stays legible however
+    many facets a run has. Returns the ``n`` panels in reading order; the grid's unused cells are hidden."""
+    cols = max(1, min(n, per_row))
+    fig, axes = figure(name, -(-max(n, 1) // cols), cols, height, **subplots)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
+def legend_above(fig: plt.Figure, entries: Iterable[tuple[Artist, str]], **legend) -> None:
+    """One legend for the figure, above its panels so it never covers data (below them it would collide with a
+    shared x label: constrained layout gives both the same margin), in as many columns as fit its width with some
+    room to spare (text is a little wider at some resolutions; a legend wider than the figure is cut off).
+    ``entries``: (handle, label) pairs, the first of each label kept."""
+    unique: dict[str, Artist] = {}
+    for handle, label in entries:
+        unique.setdefault(label, handle)
+    for ncol in range(len(unique), 0, -1):
+        drawn = fig.legend(list(unique.values()), list(unique), loc="outside upper center", ncol=ncol,
+                           frameon=False, **legend)
+        if ncol == 1 or drawn.get_window_extent().width <= 0.95 * fig.bbox.width:
+            return
+        drawn.remove()
+
+
+def entries(axes: Iterable[plt.Axes]) -> list[tuple[Artist, str]]:
+    """Every panel's legend entries, (handle, label), each panel's own legend removed: :func:`legend_above` draws
+    one for the figure."""
+    out: list[tuple[Artist, str]] = []
+    for ax in axes:
+        out += zip(*ax.get_legend_handles_labels())
+        if ax.get_legend():
+            ax.get_legend().remove()
+    return out
+
+
+def wrap(text: str, ax: plt.Axes) -> str:
+    """``text`` in lines about as wide as ``ax`` (an average glyph is about 0.6 em): a long axis label would run into
+    the next panel or past the figure's edge, where it is cut off."""
+    inches = ax.get_position().width * ax.get_figure().get_figwidth()
+    return textwrap.fill(text, max(12, int(inches * 72 / (0.6 * FONT))))
+
+
+def texts(fig: plt.Figure) -> list[Text]:
+    """Every text the figure shows: ticks, axis labels, titles, legends, annotations, colour bars."""
+    fig.canvas.draw()  # tick labels exist once drawn
+    shown = [ax for ax in fig.axes if ax.get_visible()]  # a hidden panel's texts are not shown
+    found = [t for owner in [*shown, *fig.texts, *fig.legends] for t in owner.findobj(Text)]
+    return [t for t in found if t.get_visible() and t.get_text().strip()]
+
+
+def smallest_pt(fig: plt.Figure, print_width: float) -> float:
+    """The smallest font of ``fig``, in points, when printed ``print_width`` inches wide."""
+    return min(t.get_fontsize() for t in texts(fig)) * print_width / fig.get_figwidth()
+
+
+def cut_off(fig: plt.Figure) -> bool:
+    """Whether any text or panel reaches beyond the figure's edges, where the saved file cuts it."""
+    fig.canvas.draw()
+    box = fig.get_tightbbox()
+    slack = 1 / fig.dpi  # a pixel of rounding
+    return box.x0 < -slack or box.y0 < -slack or box.x1 > fig.get_figwidth() + slack or \
+        box.y1 > fig.get_figheight() + slack
 
 
 def log_y(ax: plt.Axes) -> None:

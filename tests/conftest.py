@@ -37,6 +37,19 @@ def assert_config_error(overrides: dict, named: str) -> None:
     assert named in str(err.value)
 
 
+def assert_legible(fig, name: str) -> None:
+    """Figure ``name`` is drawn as wide as the paper prints it, with no text below lrev.plots.MIN_PT there and none
+    cut off at its edges; closes it."""
+    import matplotlib.pyplot as plt
+
+    from lrev import plots
+
+    assert fig.get_figwidth() == pytest.approx(plots.width(name)), name
+    assert plots.smallest_pt(fig, plots.width(name)) >= plots.MIN_PT, name
+    assert not plots.cut_off(fig), name
+    plt.close(fig)
+
+
 def assert_snakemake_refuses(outdir: Path, options: list[str]) -> None:
     """A real run with these ``--config`` options (not a dry run: if validation let the value through, work
     would start, write under ``outdir`` and run into the timeout) stops, says it was the config, and wrote

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from conftest import assert_legible
 from lrev import claims, growth, growth_figures, stats
 from lrev.io import write_json
 from lrev.pk import study
@@ -124,6 +125,7 @@ def test_the_growth_figure_draws_each_version_with_its_ladder_and_the_seed(tmp_p
     assert ax.get_xscale() == "log" and ax.get_xlim()[1] >= SEED_DOCS
     # The solid line over the measured sizes, then the dashed one out to the seed's.
     assert [line.get_linestyle() for line in ax.get_lines() if len(line.get_xdata()) == 32] == ["-", "--"]
+    assert_legible(fig, growth.figure_name("x-3"))
     with pytest.raises(ValueError, match="claim x-9 has no part judged at the seed's size"):
         growth_figures.figure(judged, "x-9")
 

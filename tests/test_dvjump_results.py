@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
+from conftest import assert_legible
 from lrev import config
 from lrev.dvjump import layout, results, summary
 
@@ -184,6 +185,16 @@ def test_figures_read_in_plain_hit_counts_and_the_papers_contender_names(data):
             assert ticks and all(t == "export query" or t.replace(",", "").isdigit() for t in ticks), (name, ticks)
         labels = {t.get_text() for ax in fig.axes for t in ax.get_yticklabels() if t.get_text()}
         assert not any("^" in t or "$" in t for t in labels), (name, labels)
+
+
+def test_every_figure_prints_legibly(data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from lrev.dvjump import figures
+
+    for name in figures.names(SETTINGS["workloads"]):
+        assert_legible(figures.build(data, name), name)
 
 
 def test_the_ladders_corpora_run_their_workloads_and_carry_their_size(data):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_legible
 from lrev import claims, config, fork, growth
 from lrev.config import REPO
 from lrev.dvupdate import figures, layout, results, summary
@@ -108,6 +109,11 @@ def test_the_seed_columns_add_up(data):
     assert ((r["total_ms"] - r["reopen_ms"] - r["update_ms"]).abs() < 1e-9).all()
     assert (r["done"] <= r["due"]).all()
     assert (data.perdoc["perdoc_ms"] > 0).all()
+
+
+def test_every_figure_prints_legibly(data):
+    for name in figures.names():
+        assert_legible(figures.build(summary.without_ladder(data), name), name)
 
 
 def test_the_paper_numbers_cover_every_version_and_figure(smoke_run):

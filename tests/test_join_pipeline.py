@@ -9,8 +9,9 @@ import json
 import pandas as pd
 import pytest
 
+from conftest import assert_legible
 from lrev import config, load
-from lrev.join import layout, summary
+from lrev.join import figures, layout, summary
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +158,10 @@ def test_claims_judge_exactly_the_configured_versions(join_run):
     assert claims["versions"] == configured
     assert {(v["claim"], v["version"]) for v in claims["verdicts"]} == {(c["id"], v) for c in claims["claims"]
                                                                        for v in configured}
+
+
+def test_every_figure_prints_legibly(join_run):
+    root, _, _ = join_run
+    data = summary.load(root / "results", _settings()["versions"])
+    for name in figures.names():
+        assert_legible(figures.build(data, name), name)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_legible
 from lrev import claims, config, growth, growth_figures, paper
 from lrev.config import REPO
 from lrev.io import write_json
@@ -35,6 +36,12 @@ def test_every_declared_figure_is_written(built):
         for ext in ("pdf", "png"):
             path = root / "figures" / "pk" / f"{name}.{ext}"
             assert path in written and path.stat().st_size > 1000
+
+
+def test_every_figure_prints_legibly(smoke_run):
+    data = summary.load(smoke_run[0] / "results", VERSIONS)
+    for name, build in figures.BUILDERS.items():
+        assert_legible(build(data), name)
 
 
 def test_numbers_cover_every_version_and_claim(built, smoke_run):

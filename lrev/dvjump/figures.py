@@ -18,9 +18,9 @@ from typing import Sequence
 
 import matplotlib
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from lrev import plots
 from lrev.dvjump import layout, summary
@@ -66,7 +66,8 @@ def workload_figure(data: DvjResults, workload: str) -> plt.Figure:
     hue = _order(table)
     palette = _palette(hue)
     width = 0.8 / max(1, len(hue))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(buckets) * max(1, len(hue)) / 3), 3.6))
+    fig, axes = plots.figure(f"dvjump_{workload}", height=2.8)
+    ax = axes[0][0]
     for i, name in enumerate(hue):
         mine = table[table["contender"] == name].set_index("bucket")
         stats_ = [{"med": r["median"], "q1": r["q25"], "q3": r["q75"], "whislo": r["min"], "whishi": r["p95"],
@@ -82,30 +83,35 @@ def workload_figure(data: DvjResults, workload: str) -> plt.Figure:
     ax.set_xticks(range(len(buckets)), [_bucket_label(b) for b in buckets])
     plots.log_y(ax)
     ax.set(title=f"{workload}: latency per request", xlabel=_hits_axis(buckets), ylabel="ms")
-    rows = -(-len(hue) // 3)
-    fig.legend(loc="lower center", ncol=min(len(hue), 3), frameon=False, fontsize=7)
-    fig.tight_layout(rect=(0, 0.07 * rows, 1, 1))
+    plots.legend_above(fig, plots.entries([ax]))
     return fig
 
 
 def positions_figure(data: DvjResults) -> plt.Figure:
-    """Cost of one read with a fresh reader by docID position, per field (log axis)."""
+    """Cost of one read with a fresh reader by docID position, a panel per field, two to a row (log axis)."""
     rows = data.positions.groupby(["field", "contender", "doc"], as_index=False, sort=False)["nanos"].median()
     hue = _order(rows)
-    grid = sns.relplot(rows.assign(system=rows["contender"].map(_name)), kind="line", x="doc", y="nanos",
-                       hue="system", col="field", hue_order=[_name(c) for c in hue],
-                       palette={_name(c): color for c, color in _palette(hue).items()}, height=3.0, aspect=1.1)
-    for ax in grid.axes.flat:
+    fields = list(dict.fromkeys(rows["field"]))
+    fig, axes = plots.panels("dvjump_positions", len(fields), per_row=2, height=2.0)
+    for ax, field in zip(axes, fields):
+        mine = rows[rows["field"] == field]
+        sns.lineplot(mine.assign(system=mine["contender"].map(_name)), x="doc", y="nanos", hue="system",
+                     hue_order=[_name(c) for c in hue], palette={_name(c): color for c, color in _palette(hue).items()},
+                     errorbar=None, ax=ax)
         plots.log_y(ax)
-    grid.set_axis_labels("docID", "ns per read (median)")
-    grid.set_titles("{col_name}")
-    sns.move_legend(grid, "lower center", bbox_to_anchor=(0.5, 0), ncol=min(len(hue), 4), title=None, frameon=False)
-    grid.figure.tight_layout(rect=(0, 0.14, 1, 1))
-    return grid.figure
+        # Three plain docIDs (0, 10,000,000, 20,000,000): more would run into each other at this width.
+        ax.xaxis.set_major_locator(MaxNLocator(3))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: plots.plain(x)))
+        ax.set(title=field, xlabel="", ylabel="")
+    fig.supxlabel("docID")
+    fig.supylabel("ns per read (median)")
+    plots.legend_above(fig, plots.entries(axes))
+    return fig
 
 
 def gain_figure(data: DvjResults) -> plt.Figure:
-    """Baseline latency ÷ each system's, per workload and bucket, paired by round (95% CI, log axis)."""
+    """Baseline latency ÷ each system's, per workload and bucket, paired by round (95% CI, log axis), a panel per
+    workload, two to a row."""
     base = (layout.contender(layout.BASELINE).version, layout.BASELINE)
     parts = []
     for name in _order(data.latency):
@@ -113,25 +119,27 @@ def gain_figure(data: DvjResults) -> plt.Figure:
             continue
         ratio = summary.ratio(data.latency, base, (layout.CONTENDERS[name].version, name))
         parts.append(ratio[(ratio["corpus"] == "full") & (ratio["threads"] == 1)].assign(contender=name))
-    # Each panel shows its own buckets, in hit-count order (a category's first appearance sets its place).
     table = pd.concat(parts, ignore_index=True).sort_values("bucket", kind="stable")
     hue = [c for c in layout.CONTENDERS if c in set(table["contender"])]
     rows = plots.interval_rows(table.assign(hits=table["bucket"].map(_bucket_label),
                                             system=table["contender"].map(_name)))
-    grid = sns.catplot(rows, kind="point", x="hits", y="value", hue="system", col="workload", col_wrap=3,
-                       hue_order=[_name(c) for c in hue],
-                       palette={_name(c): color for c, color in _palette(hue).items()},
-                       estimator="median", errorbar=plots.span, dodge=plots.dodge(len(hue)),
-                       linestyle="none", markersize=4,
-                       capsize=0.1, err_kws={"linewidth": 1}, height=2.6, aspect=1.2, sharex=False)
-    for ax in grid.axes.flat:
+    workloads = list(dict.fromkeys(table["workload"]))
+    fig, axes = plots.panels("dvjump_gain", len(workloads), per_row=2, height=1.8)
+    for ax, workload in zip(axes, workloads):
+        mine = rows[rows["workload"] == workload]
+        # Each panel shows its own buckets, in hit-count order.
+        sns.pointplot(mine, x="hits", y="value", hue="system", order=list(dict.fromkeys(mine["hits"])),
+                      hue_order=[_name(c) for c in hue],
+                      palette={_name(c): color for c, color in _palette(hue).items()},
+                      estimator="median", errorbar=plots.span, dodge=plots.dodge(len(hue)), linestyle="none",
+                      markersize=4, capsize=0.1, err_kws={"linewidth": 1}, ax=ax)
         plots.log_y(ax)
-    grid.refline(y=1.0, color="0.4", linestyle="-", linewidth=0.8)
-    grid.set_axis_labels("hits per request", f"{layout.BASELINE} ÷ system")
-    grid.set_titles("{col_name}")
-    sns.move_legend(grid, "lower center", bbox_to_anchor=(0.5, 0), ncol=3, title=None, frameon=False)
-    grid.figure.tight_layout(rect=(0, 0.12, 1, 1))
-    return grid.figure
+        ax.axhline(1.0, color="0.4", linestyle="-", linewidth=0.8)
+        ax.set(title=workload, xlabel="", ylabel="")
+    fig.supxlabel("hits per request")
+    fig.supylabel(f"{layout.BASELINE} ÷ system")
+    plots.legend_above(fig, plots.entries(axes))
+    return fig
 
 
 def build(data: DvjResults, name: str) -> plt.Figure:
@@ -144,7 +152,6 @@ def build(data: DvjResults, name: str) -> plt.Figure:
 
 def write_all(results: Path, versions: Sequence[str], workloads: Sequence[str], out: Path) -> list[Path]:
     data = summary.load(results, versions)
-    plots.theme()
     return [path for name in names(workloads) for path in plots.save(build(data, name), out, name)]
 
 

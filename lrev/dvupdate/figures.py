@@ -1,10 +1,11 @@
 """Figures of the `dvupdate` study.
 
-- ``dvupdate_costs``: the seed's per-reopen costs (reopen, update, total, per document), mean over forks with
-  95% CI, per method, cell and version (big corpus; medium in its own row when it ran);
-- ``dvupdate_queries``: queries per second while updating, per method, cell and version;
-- ``dvupdate_crossover``: where a numeric DocValues update beats reindexing: the ratio of their total time
-  per reopen by index size and update rate, with the seed's two settings marked.
+- one figure per column of the seed's table, ``dvupdate_reopen``, ``dvupdate_update``, ``dvupdate_total`` and
+  ``dvupdate_perdoc`` (reopen, update, total, per document), and ``dvupdate_queries`` (queries per second while
+  updating): the mean over forks with its 95% CI, per method and version, a panel per cell (corpus role, rate and
+  interval);
+- ``dvupdate_crossover``: where a numeric DocValues update beats reindexing: the ratio of their total time per
+  reopen (95% CI) by index size, per update rate and reopen interval, with the seed's two sizes marked.
 
 CLI: ``python -m lrev.dvupdate.figures --results RESULTS --versions V … --out FIGDIR``
 """
@@ -18,14 +19,17 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from lrev import plots
 from lrev.config import version_key
 from lrev.dvupdate import layout, summary
 from lrev.dvupdate.summary import DvuResults
 
-FIGURES = ("dvupdate_costs", "dvupdate_queries", "dvupdate_crossover")
-COSTS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms")
+#: Each bar figure and the column of the seed's table it draws.
+BARS = {"dvupdate_reopen": "reopen_ms", "dvupdate_update": "update_ms", "dvupdate_total": "total_ms",
+        "dvupdate_perdoc": "perdoc_ms", "dvupdate_queries": "queries_per_s"}
+FIGURES = (*BARS, "dvupdate_crossover")
 LABELS = {"reopen_ms": "reopen (ms)", "update_ms": "update calls per reopen (ms)",
           "total_ms": "total per reopen (ms)", "perdoc_ms": "per document (ms)", "queries_per_s": "queries/s"}
 #: The seed's two datasets at its headline rate: (documents, updates per second).
@@ -44,76 +48,64 @@ def _cell_label(row: pd.Series) -> str:
     return f"{row['role']}: {row['rate']}/s, every {row['interval_ms'] / 1000:g} s"
 
 
-def _bars(table: pd.DataFrame, metrics: Sequence[str]) -> plt.Figure:
-    """One panel per metric and cell: each method's mean with its interval, one colour per version."""
+def bars_figure(table: pd.DataFrame, name: str) -> plt.Figure:
+    """One column of the seed's table: each method's mean with its interval, one colour per version, a panel per
+    cell, three to a row (a row of the seed's five cells would print too small to read)."""
+    metric = BARS[name]
     table = table.assign(cell=table.apply(_cell_label, axis=1))
     cells = list(dict.fromkeys(table.sort_values(["role", "rate", "interval_ms"])["cell"]))
     versions = sorted(set(table["version"]), key=version_key)
     palette = dict(zip(versions, sns.color_palette("viridis", len(versions))))
-    fig, axes = plt.subplots(len(metrics), len(cells), figsize=(2.8 * len(cells), 2.3 * len(metrics)),
-                             squeeze=False)
-    for i, metric in enumerate(metrics):
-        for j, cell in enumerate(cells):
-            ax, mine = axes[i][j], table[table["cell"] == cell]
-            sns.barplot(plots.interval_rows(mine, metric, f"{metric}_low", f"{metric}_high"), x="contender", y=metric,
-                        hue="version", order=_methods(mine), hue_order=versions, palette=palette, estimator="median",
-                        errorbar=plots.span, err_kws={"linewidth": 0.7, "color": "0.2"}, ax=ax)
-            if ax.get_legend():
-                ax.get_legend().remove()
-            ax.tick_params(axis="x", labelrotation=45, labelsize=7)
-            ax.set_xlabel("")
-            if metric != "queries_per_s":
-                plots.log_y(ax)
-            ax.set_title(cell if i == 0 else "", fontsize=8)
-            ax.set_ylabel(LABELS[metric] if j == 0 else "", fontsize=8)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(dict(zip(labels, handles)).values(), dict(zip(labels, handles)).keys(), loc="lower center",
-               ncol=len(versions), frameon=False, fontsize=7, title="Lucene")
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig, axes = plots.panels(name, len(cells), per_row=3, height=2.0)
+    for ax, cell in zip(axes, cells):
+        mine = table[table["cell"] == cell]
+        sns.barplot(plots.interval_rows(mine, metric, f"{metric}_low", f"{metric}_high"), x="contender", y=metric,
+                    hue="version", order=_methods(mine), hue_order=versions, palette=palette, estimator="median",
+                    errorbar=plots.span, err_kws={"linewidth": 0.7, "color": "0.2"}, ax=ax)
+        plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
+        if metric != "queries_per_s":
+            plots.log_y(ax)
+        ax.set(title=cell, xlabel="", ylabel="")
+    fig.supylabel(LABELS[metric])
+    plots.legend_above(fig, plots.entries(axes), title="Lucene")
     return fig
 
 
 def crossover_figure(data: DvuResults) -> plt.Figure:
-    """numeric ÷ reindex total time per reopen (log colour, 1 = break-even) by corpus size and update rate, one
-    marker per reopen interval, one panel per version; the seed's WIKIBIG and WIKIMEDIUM at 1000 docs/s marked."""
+    """numeric ÷ reindex total time per reopen, paired by round (95% CI; log axis, 1 = break-even), against the
+    index's documents, a series per update rate and reopen interval, a panel per version; the seed's WIKIBIG and
+    WIKIMEDIUM sizes dotted (both at 1000 docs/s)."""
     table = summary.crossover(data)
     versions = sorted(set(table["version"]), key=version_key) if len(table) else []
-    fig, axes = plt.subplots(1, max(1, len(versions)), figsize=(3.4 * max(1, len(versions)) + 1.0, 3.4),
-                             squeeze=False, sharey=True)
-    norm = matplotlib.colors.LogNorm(vmin=0.01, vmax=100)
-    markers = {"short": "o", "long": "s"}
-    points = None
-    for ax, version in zip(axes[0], versions):
+    fig, axes = plots.panels("dvupdate_crossover", max(1, len(versions)), per_row=2, height=2.6, sharey=True)
+    series = sorted(set(zip(table["rate"], table["interval_role"]))) if len(table) else []
+    colors = dict(zip(series, sns.color_palette("tab10", len(series))))
+    for ax, version in zip(axes, versions):
         mine = table[table["version"] == version]
-        for interval, rows in mine.groupby("interval_role"):
-            # The short and the long interval side by side at the same rate.
-            shift, side = (0.75, -1) if interval == "short" else (1.33, 1)
-            points = ax.scatter(rows["rate"] * shift, rows["docs"], c=rows["value"].clip(0.01, 100), norm=norm,
-                                cmap="coolwarm", s=90, marker=markers[interval], edgecolor="0.2",
-                                label=f"{interval} interval")
-            for _, r in rows.iterrows():
-                ax.annotate(f"×{r['value']:.2g}", (r["rate"] * shift, r["docs"]), textcoords="offset points",
-                            xytext=(7 * side, 0), ha="left" if side > 0 else "right", va="center", fontsize=6)
+        for (rate, interval), rows in mine.groupby(["rate", "interval_role"]):
+            # Series at the same size side by side, a few percent apart on the log axis, so their intervals show.
+            x = rows["docs"] * 10 ** (0.03 * (series.index((rate, interval)) - (len(series) - 1) / 2))
+            ax.errorbar(x, rows["value"], yerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
+                        ls="none", marker="o" if interval == "short" else "s", ms=5, capsize=2,
+                        color=colors[(rate, interval)], label=f"{rate:,}/s, {interval} interval")
         for label, (docs, rate) in SEED_SETTINGS.items():
-            ax.scatter([rate], [docs], marker="*", s=120, color="black")
-            ax.annotate(f"seed {label}", (rate, docs), textcoords="offset points", xytext=(-6, 0), ha="right",
-                        va="center", fontsize=6)
-        ax.set(xscale="log", yscale="log", title=f"Lucene {version}", xlabel="updates per second",
-               ylabel="documents in the index", xlim=(1, 20000))
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=7)
-    fig.tight_layout(rect=(0, 0.08, 0.88, 1))
-    if points is not None:
-        fig.colorbar(points, ax=axes[0].tolist(), fraction=0.04, label="numeric ÷ reindex, total per reopen")
+            ax.axvline(docs, color="0.4", ls=":", lw=0.8)
+            ax.annotate(f"seed {label} ({rate:,}/s)", (docs, 0.97), xycoords=("data", "axes fraction"), rotation=90,
+                        ha="right", va="top", fontsize=plots.SMALL)
+        ax.axhline(1.0, color="0.4", lw=0.8)
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: plots.plain(x)))
+        ax.xaxis.set_minor_formatter(NullFormatter())  # 2× and 5× labels would collide at this width
+        plots.log_y(ax)
+        ax.set(title=f"Lucene {version}", xlabel="documents in the index")
+    axes[0].set_ylabel("numeric ÷ reindex, total per reopen")
+    plots.legend_above(fig, plots.entries(axes))
     return fig
 
 
 def build(data: DvuResults, name: str) -> plt.Figure:
-    table = summary.cell_table(data)
-    if name == "dvupdate_costs":
-        return _bars(table, COSTS)
-    if name == "dvupdate_queries":
-        return _bars(table, ("queries_per_s",))
+    if name in BARS:
+        return bars_figure(summary.cell_table(data), name)
     if name == "dvupdate_crossover":
         return crossover_figure(data)
     raise KeyError(f"unknown figure '{name}' (figures: {', '.join(FIGURES)})")
@@ -121,7 +113,6 @@ def build(data: DvuResults, name: str) -> plt.Figure:
 
 def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
     data = summary.without_ladder(summary.load(results, versions))
-    plots.theme()
     return [path for name in names() for path in plots.save(build(data, name), out, name)]
 
 

@@ -10,7 +10,8 @@
 - ``join_residency``: what was resident per index file type after the cold run (MMap, 4 workers);
 - ``join_sweep``: closed-loop service time against the number of unique join values;
 - ``join_ladder``: block join's break-even (queries per update) against the index's documents, per round, with
-  each round's log-log line, solid over the measured sizes and dashed a decade beyond.
+  each round's log-log line, solid over the measured sizes and dashed a decade beyond, and at each size the
+  geometric mean over rounds with its 95% CI.
 
 CLI: ``python -m lrev.join.figures --results RESULTS --versions V … --out FIGDIR``
 """
@@ -48,7 +49,7 @@ def latency_figure(data: JoinResults) -> plt.Figure:
     versions = sorted(set(steps["version"]), key=version_key)
     contenders = _contenders(steps)
     palette = dict(zip(contenders, sns.color_palette("tab10", len(contenders))))
-    fig, axes = plt.subplots(2, len(versions), figsize=(3.0 * len(versions), 5.0), squeeze=False, sharey="row")
+    fig, axes = plots.figure("join_latency", 2, len(versions), height=2.0, sharey="row")
     for j, version in enumerate(versions):
         mine = steps[steps["version"] == version]
         for i, metric in enumerate(("p50_ms", "p99_ms")):
@@ -63,17 +64,11 @@ def latency_figure(data: JoinResults) -> plt.Figure:
                         last = passed.iloc[-1]
                         ax.scatter([last["offered_rps"]], [last[metric]], marker="o", s=24, facecolor="none",
                                    edgecolor=palette[contender])
-            ax.set(xscale="log", yscale="log", xlabel="offered rate (requests/s)",
-                   ylabel=f"{metric.split('_')[0]} latency (ms)" if j == 0 else "")
+            ax.set(xscale="log", yscale="log", ylabel=f"{metric.split('_')[0]} latency (ms)" if j == 0 else "")
             if i == 0:
                 ax.set_title(f"Lucene {version}")
-    unique = {}
-    for ax in axes.flat:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            unique.setdefault(label, handle)
-    fig.legend(unique.values(), unique.keys(), loc="lower center", ncol=min(len(unique), 6), frameon=False,
-               fontsize=7)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.supxlabel("offered rate (requests/s)")  # once: repeated under each narrow panel, it would overrun the next
+    plots.legend_above(fig, plots.entries(axes.flat))
     return fig
 
 
@@ -82,7 +77,8 @@ def saturation_figure(data: JoinResults) -> plt.Figure:
     versions = sorted(set(table["version"]), key=version_key)
     contenders = _contenders(table)
     palette = dict(zip(contenders, sns.color_palette("tab10", len(contenders))))
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(versions) + 2), 3.2))
+    fig, axes = plots.figure("join_saturation", height=2.6)
+    ax = axes[0][0]
     sns.barplot(plots.interval_rows(table.assign(lucene="Lucene " + table["version"]), "saturation_rps",
                                     "saturation_rps_low", "saturation_rps_high"),
                 x="lucene", y="saturation_rps", hue="contender", order=[f"Lucene {v}" for v in versions],
@@ -90,8 +86,7 @@ def saturation_figure(data: JoinResults) -> plt.Figure:
                 err_kws={"linewidth": 0.7, "color": "black"}, ax=ax)
     plots.log_y(ax)
     ax.set(xlabel="", ylabel="saturation rate (requests/s)")
-    ax.legend(fontsize=7, ncol=2, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
+    plots.legend_above(fig, plots.entries([ax]))
     return fig
 
 
@@ -108,20 +103,16 @@ def cold_figure(data: JoinResults) -> plt.Figure:
     panels = _panels(rows)
     runs = sorted(set(rows["run"]))
     palette = dict(zip(runs, sns.color_palette("tab10", len(runs))))
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.0 * len(panels), 3.0), squeeze=False, sharey=True)
-    for ax, (version, contender) in zip(axes[0], panels):
+    fig, axes = plots.panels("join_cold", len(panels), per_row=3, height=1.9, sharey=True)
+    for ax, (version, contender) in zip(axes, panels):
         mine = rows[(rows["version"] == version) & (rows["contender"] == contender)]
         for (run, _), group in mine.groupby(["run", "round"]):
             group = group[group["completed"] > 0].sort_values("t_s")
             ax.plot(group["t_s"], group["p99_ms"], lw=0.9, alpha=0.8, color=palette[run], label=run)
-        ax.set(yscale="log", xlabel="seconds after reopening", title=f"{contender}, Lucene {version}")
-    axes[0][0].set_ylabel("p99 per interval (ms)")
-    unique = {}
-    for ax in axes.flat:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            unique.setdefault(label, handle)
-    fig.legend(unique.values(), unique.keys(), loc="lower center", ncol=len(unique), frameon=False, fontsize=7)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+        ax.set(yscale="log", title=f"{contender}, Lucene {version}")
+    fig.supxlabel("seconds after reopening")
+    fig.supylabel("p99 per interval (ms)")
+    plots.legend_above(fig, plots.entries(axes))
     return fig
 
 
@@ -131,13 +122,12 @@ def io_figure(data: JoinResults) -> plt.Figure:
                          run=table["directory"] + ", " + table["workers"].astype(str))
     metrics = (("syscall_kb_per_query", "read calls (KiB/query)"), ("read_kb_per_query", "storage (KiB/query)"),
                ("p99_ms", "p99 of the cold run (ms)"))
-    fig, axes = plt.subplots(1, len(metrics), figsize=(3.4 * len(metrics), 3.2), squeeze=False)
-    for ax, (metric, label) in zip(axes[0], metrics):
+    # A row per metric, the runs side by side across the text width: in three columns their names would overlap.
+    fig, axes = plots.figure("join_io", len(metrics), 1, height=1.6, sharex=True)
+    for ax, (metric, label) in zip(axes[:, 0], metrics):
         sns.barplot(table, x="panel", y=metric, hue="run", ax=ax, palette="tab10")
         ax.set(xlabel="", ylabel=label, yscale={"syscall_kb_per_query": "symlog", "p99_ms": "log"}.get(metric, "linear"))
-        ax.tick_params(axis="x", labelsize=7)
-        ax.legend(fontsize=6, frameon=False)
-    fig.tight_layout()
+    plots.legend_above(fig, plots.entries(axes[:, 0]))
     return fig
 
 
@@ -149,7 +139,8 @@ def residency_figure(data: JoinResults) -> plt.Figure:
     grouped = table.groupby(["panel", "kind"])[["bytes", "resident_bytes"]].sum() / 2**20
     panels = list(dict.fromkeys(table["panel"]))
     palette = dict(zip(kinds, sns.color_palette("tab10", len(kinds))))
-    fig, ax = plt.subplots(figsize=(max(4.5, 1.3 * len(panels) + 2.5), 3.2))
+    fig, axes = plots.figure("join_residency", height=2.6)
+    ax = axes[0][0]
     labelled: set[str] = set()
     for x, panel in enumerate(panels):
         bottom = size = 0.0
@@ -164,29 +155,30 @@ def residency_figure(data: JoinResults) -> plt.Figure:
             size += total
         ax.bar(x, size, width=0.7, fill=False, edgecolor="grey", linestyle=":",
                label="index size" if x == 0 else None)
-    ax.set_xticks(range(len(panels)), panels, fontsize=7)
+    ax.set_xticks(range(len(panels)), panels)
     ax.set(ylabel="resident after the cold run (MiB)")
-    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
+    plots.legend_above(fig, plots.entries([ax]))
     return fig
 
 
 def sweep_figure(data: JoinResults) -> plt.Figure:
     rows = data.sweep
-    fig, ax = plt.subplots(figsize=(4.5, 3.2))
+    fig, axes = plots.figure("join_sweep", height=2.6)
+    ax = axes[0][0]
     sns.lineplot(rows, x="join_keys", y="service_ms", hue="contender", style="version", marker="o",
                  errorbar=("ci", 95), ax=ax)
     ax.set(xscale="log", yscale="log", xlabel="unique join values", ylabel="service time (ms, one thread)")
-    ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+    ax.legend(frameon=False)
     return fig
 
 
 def ladder_figure(data: JoinResults) -> plt.Figure:
+    """Block join's break-even per round and size, each round's log-log line (dashed beyond the measured sizes),
+    and at each size the geometric mean over rounds with its 95% CI, as the paper's table gives it."""
     parameters = next(iter(data.manifests.values()))["parameters"]
     versions = sorted(set(data.ladder["version"]), key=version_key)
-    fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.2), squeeze=False)
-    for ax, version in zip(axes[0], versions):
+    fig, axes = plots.panels("join_ladder", len(versions), per_row=2, height=2.6)
+    for ax, version in zip(axes, versions):
         costs = summary.ladder_costs(data, parameters, version)
         docs = costs.columns.to_numpy(dtype=float)
         palette = dict(zip(costs.index, sns.color_palette("tab10", len(costs))))
@@ -196,10 +188,13 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
             for x, style in ((docs, "-"), (np.array([docs.min() / 10, docs.min()]), "--"),
                              (np.array([docs.max(), docs.max() * 10]), "--")):
                 ax.plot(x, np.exp(intercept) * x ** slope, color=palette[r], lw=0.8, ls=style)
+        means = [summary.geometric(costs[n].dropna()) for n in costs.columns]
+        value, low, high = np.array([(e.value, e.low, e.high) for e in means]).T
+        ax.errorbar(docs, value, yerr=[value - low, high - value], ls="none", marker="D", ms=4, capsize=3,
+                    color="black", label="mean, 95% CI")
         ax.set(xscale="log", yscale="log", title=f"Lucene {version}", xlabel="documents in the index",
                ylabel="break-even (queries per update)")
-        ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+    plots.legend_above(fig, plots.entries(axes))
     return fig
 
 
@@ -214,7 +209,6 @@ def build(data: JoinResults, name: str) -> plt.Figure:
 
 def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
     data = summary.load(results, versions)
-    plots.theme()
     return [path for name in names() for path in plots.save(build(data, name), out, name)]
 
 

@@ -6,7 +6,6 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
 import pandas as pd
 
 from lrev import growth, rounds, stats
@@ -175,12 +174,6 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
     return out
 
 
-def geometric(values: pd.Series) -> stats.Estimate:
-    """The geometric mean of positive per-round values, with the t interval of their logs."""
-    logs = stats.location([[v] for v in np.log(values.to_numpy(dtype=float))])
-    return stats.Estimate(*(math.exp(x) for x in (logs.value, logs.low, logs.high)), logs.n)
-
-
 def inside(docs: float, sizes: pd.Index) -> bool:
     """Within the measured sizes, up to rounding (a crossover at a measured size is that size)."""
     return bool(sizes.min() * (1 - 1e-9) <= docs <= sizes.max() * (1 + 1e-9))
@@ -194,7 +187,7 @@ def crossover(costs: pd.DataFrame, queries_per_update: float) -> stats.Estimate 
     lines = growth.lines(costs)
     if len(lines) == 0 or len(lines) < len(costs) or any(slope >= 0 for slope, _ in lines):
         return None
-    return geometric(pd.Series([math.exp((math.log(queries_per_update) - a) / b) for b, a in lines]))
+    return summary.geometric(pd.Series([math.exp((math.log(queries_per_update) - a) / b) for b, a in lines]))
 
 
 def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -205,7 +198,7 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
     for version in sorted(set(data.ladder["version"]), key=version_key):
         costs = summary.ladder_costs(data, p, version)
         sizes = [{"docs": f"{n:,}", "queries_per_update": sig(e.value), "ci": f"[{sig(e.low)}, {sig(e.high)}]"}
-                 for n, e in ((n, geometric(costs[n].dropna())) for n in costs.columns)]
+                 for n, e in ((n, summary.geometric(costs[n].dropna())) for n in costs.columns)]
         lines = growth.lines(costs)
         slope = stats.location([[s] for s, _ in lines])
         why = ("(the break-even does not fall with size)" if len(lines) == len(costs) else

@@ -6,13 +6,15 @@ mean over rounds of the ratio of their forks' values, its interval resampling ro
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
-from lrev import manifest, rounds
+from lrev import manifest, rounds, stats
 from lrev.join import layout, results
 from lrev.load import failed_steps
 from lrev.tables import by_version, estimate_columns
@@ -225,6 +227,12 @@ def update_costs(updates: pd.DataFrame, loops: pd.DataFrame, version: str,
     block, child = (per_round(updates, d, "update_ms") for d in layout.UPDATE_DESIGNS)
     saved = per_round(loops, layout.QUERY_TIME, "service_ms") - per_round(loops, layout.BASELINE, "service_ms")
     return pd.DataFrame({"extra": block - child, "saved": saved})
+
+
+def geometric(values: pd.Series) -> stats.Estimate:
+    """The geometric mean of positive per-round values, with the t interval of their logs."""
+    logs = stats.location([[v] for v in np.log(values.to_numpy(dtype=float))])
+    return stats.Estimate(*(math.exp(x) for x in (logs.value, logs.low, logs.high)), logs.n)
 
 
 def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:

@@ -12,7 +12,6 @@ CLI: ``python -m lrev.pk.figures --results RESULTS --versions V … --out FIGDIR
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -55,26 +54,15 @@ def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palet
                   hue_order=families, palette=palette, estimator="median", errorbar=plots.span,
                   dodge=plots.dodge(len(families)),
                   linestyle="none", markersize=4, capsize=0.1, err_kws={"linewidth": 1}, ax=ax)
-    if ax.get_legend():
-        ax.get_legend().remove()  # one legend per figure (_legend), from these handles
 
 
-def _grid(rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tuple[plt.Figure, np.ndarray]:
-    fig, axes = plt.subplots(len(rows), len(cols), figsize=(3.6 * len(cols) + 1.6, 2.9 * len(rows)),
-                             squeeze=False, sharey=sharey)
-    return fig, axes
+def _grid(name: str, rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tuple[plt.Figure, np.ndarray]:
+    return plots.figure(name, len(rows), len(cols), height=2.3, sharey=sharey)
 
 
-def _legend(fig: plt.Figure, ax: plt.Axes) -> None:
-    """One legend for the figure, below the panels, so it never covers data."""
-    handles, labels = ax.get_legend_handles_labels()
-    unique = dict(zip(labels, handles))
-    ncol = max(1, min(len(unique), int(fig.get_figwidth() / 1.7)))
-    rows = math.ceil(len(unique) / max(ncol, 1))
-    bottom = (0.15 + 0.22 * rows) / fig.get_figheight()
-    fig.legend(unique.values(), unique.keys(), loc="lower center", ncol=ncol, frameon=False,
-               bbox_to_anchor=(0.5, 0))
-    fig.tight_layout(rect=(0, bottom, 1, 1))
+def _legend(fig: plt.Figure, axes: np.ndarray) -> None:
+    """One legend for the figure, every panel's series in it (:func:`lrev.plots.legend_above`)."""
+    plots.legend_above(fig, plots.entries(axes.flat))
 
 
 def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
@@ -93,13 +81,13 @@ def lookups_figure(data: summary.PkResults) -> plt.Figure:
     """Mean lookups/s per family and version (95% CI), seed setting, per corpus."""
     table = summary.lookups_table(_no_aa(select(_configured(data.lookups), **SEED_SETTING)))
     corpora = sorted(table["corpus"].unique())
-    fig, axes = _grid(["all"], corpora)
+    fig, axes = _grid("pk_lookups", ["all"], corpora)
     palette = _palette(table["family"])
     for ax, corpus in zip(axes[0], corpora):
         _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
         plots.log_y(ax)
         ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (mean, 95% CI)")
-    _legend(fig, axes[0][-1])
+    _legend(fig, axes)
     return fig
 
 
@@ -111,7 +99,7 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
     corpora, layouts = sorted(ratios["corpus"].unique()), sorted(ratios["layout"].unique(), reverse=True)
     versions = _versions(ratios)
     palette = _palette(ratios["family"])
-    fig, axes = _grid(layouts, corpora)
+    fig, axes = _grid("pk_ratio", layouts, corpora)
     for r, lay in enumerate(layouts):
         for c, corpus in enumerate(corpora):
             ax = axes[r][c]
@@ -126,7 +114,7 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
             _ci_points(ax, cell, versions, palette)
             plots.log_y(ax)
             ax.set(title=f"{corpus} ids, {lay} segments", xlabel="Lucene version", ylabel="lookups/s ÷ default")
-    _legend(fig, axes[0][-1])
+    _legend(fig, axes)
     return fig
 
 
@@ -140,7 +128,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
     corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
     versions = _versions(table)
-    fig, axes = _grid(list(BYTES_METRICS), corpora, sharey=False)
+    fig, axes = _grid("pk_bytes", list(BYTES_METRICS), corpora, sharey=False)
     for r, metric in enumerate(BYTES_METRICS):
         for c, corpus in enumerate(corpora):
             ax = axes[r][c]
@@ -148,7 +136,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
             plots.log_y(ax)
             ax.set(title=f"{BYTES_METRICS[metric]}, {corpus} ids", xlabel="Lucene version",
                    ylabel=f"{metric} bytes/doc")
-    _legend(fig, axes[0][-1])
+    _legend(fig, axes)
     return fig
 
 
@@ -158,7 +146,7 @@ def reopen_figure(data: summary.PkResults) -> plt.Figure:
     corpora = sorted(reopen["corpus"].unique())
     palette = _palette(reopen["family"])
     hue_order = [f for f in palette if f in set(reopen["family"])]
-    fig, axes = _grid(["all"], corpora)
+    fig, axes = _grid("pk_reopen", ["all"], corpora)
     for ax, corpus in zip(axes[0], corpora):
         sns.boxplot(data=reopen[reopen["corpus"] == corpus], x="version", y="reopen_ms", hue="family",
                     order=_versions(reopen), hue_order=hue_order, palette=palette, fliersize=1.5, linewidth=0.7,
@@ -166,8 +154,7 @@ def reopen_figure(data: summary.PkResults) -> plt.Figure:
         # Log scale: a reopen that waits on I/O or a merge takes tens of times the median.
         plots.log_y(ax)
         ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="NRT reopen latency (ms)")
-        ax.get_legend().remove()
-    _legend(fig, axes[0][-1])
+    _legend(fig, axes)
     return fig
 
 
@@ -177,13 +164,13 @@ def threads_figure(data: summary.PkResults) -> plt.Figure:
     table = summary.scaling_table(lookups)
     corpora = sorted(table["corpus"].unique())
     palette = _palette(table["family"])
-    fig, axes = _grid(["all"], corpora)
+    fig, axes = _grid("pk_threads", ["all"], corpora)
     for ax, corpus in zip(axes[0], corpora):
         ax.axhline(2.0, color="0.3", ls="--", lw=0.8, label="linear (2×)")
         ax.axhline(1.0, color="0.6", lw=0.8)
         _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
         ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="2 threads ÷ 1 thread")
-    _legend(fig, axes[0][-1])
+    _legend(fig, axes)
     return fig
 
 
@@ -192,13 +179,13 @@ def mixed_figure(data: summary.PkResults) -> plt.Figure:
     paired by round (95% CI): what sharing a JVM's JIT profiles costs a contender."""
     table = _no_aa(summary.mixed_table(data.lookups, data.mixed))
     palette = _palette(table["family"])
-    fig, axes = _grid(["all"], ["mixed"])
+    fig, axes = _grid("pk_mixed", ["all"], ["mixed"])
     ax = axes[0][0]
     ax.axhline(1.0, color="0.4", lw=0.8)
     _ci_points(ax, table, _versions(table), palette)
     plots.log_y(ax)
     ax.set(title="same contender: mixed JVM ÷ alone", xlabel="Lucene version", ylabel="mixed ÷ alone")
-    _legend(fig, ax)
+    _legend(fig, axes)
     return fig
 
 
@@ -206,7 +193,7 @@ def collector_figure(data: summary.PkResults) -> plt.Figure:
     """Each contender's lookups/s in JVMs running G1 ÷ in JVMs running the parallel collector, seed setting, paired
     by round (95% CI); 1 = the collector does not matter."""
     table = summary.collector_table(data.lookups)
-    fig, axes = _grid(["all"], ["collector"])
+    fig, axes = _grid("pk_collector", ["all"], ["collector"])
     ax = axes[0][0]
     ax.axhline(1.0, color="0.4", lw=0.8)
     if len(table):
@@ -214,7 +201,7 @@ def collector_figure(data: summary.PkResults) -> plt.Figure:
     plots.log_y(ax)
     ax.set(title="same contender: G1 ÷ parallel collector", xlabel="Lucene version",
            ylabel="lookups/s, G1 ÷ parallel")
-    _legend(fig, ax)
+    _legend(fig, axes)
     return fig
 
 
@@ -232,7 +219,6 @@ assert tuple(BUILDERS) == FIGURES
 
 def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
     data = summary.load(results, versions)
-    plots.theme()
     return [path for name in FIGURES for path in plots.save(BUILDERS[name](data), out, name)]
 
 
