@@ -181,11 +181,19 @@ ERGONOMIC_OPTIONS = ("CICompilerCount", "ParallelGCThreads", "ConcGCThreads", "U
                      "UseCompressedOops", "TieredCompilation", "MaxHeapSize")
 
 
-def vm_options() -> dict[str, str]:
+def vm_options() -> dict[str, str | None]:
     """The values the running JVM chose for :data:`ERGONOMIC_OPTIONS`, as HotSpot's diagnostic bean reports them."""
     management = jpype.JClass("java.lang.management.ManagementFactory")
     bean = management.getPlatformMXBean(jpype.JClass("com.sun.management.HotSpotDiagnosticMXBean"))
-    return {name: str(bean.getVMOption(name).getValue()) for name in ERGONOMIC_OPTIONS}
+    return {name: _vm_option(bean, name) for name in ERGONOMIC_OPTIONS}
+
+
+def _vm_option(bean: object, name: str) -> str | None:
+    """One option's value, or None where this JVM has no such option: provenance must not stop a measurement."""
+    try:
+        return str(bean.getVMOption(name).getValue())
+    except jpype.JException:
+        return None
 
 
 class JavaHandle:

@@ -48,7 +48,7 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
         raise ValueError(f"claim {claim} has no part judged at the seed's size in this claims file")
     versions = sorted({v for pairs in parts.values() for v, _ in pairs}, key=version_key)
     palette = dict(zip(versions, sns.color_palette("colorblind", len(versions))))
-    fig, axes = plots.panels(growth.figure_name(claim), len(parts), per_row=2, height=2.6)
+    fig, axes = plots.panels(len(parts), per_row=2, height=2.6)
     for ax, (label, pairs) in zip(axes, parts.items()):
         for version, part in pairs:
             _draw(ax, part, palette[version], version, claims["confidence"])

@@ -2,7 +2,7 @@
 
     python -m lrev.paper study S --results RESULTS --versions V … --figures FIGDIR --claims CLAIMS.json --out S.json
     python -m lrev.paper compile --scale SCALE [--shared] --config CONFIG.json --study S S.json [--study …] --plan P
-                                 [--stability AGREEMENT.json] --out PDF
+                                 [--stability AGREEMENT.json] [--benchmarks DIR] --out PDF
 
 ``study`` writes one study's numbers: what its plug-in computes (:meth:`lrev.studies.Study.numbers`),
 plus its claims, verdicts, versions and verdict matrix (claims × versions). ``compile`` gathers the studies'
@@ -45,8 +45,10 @@ def fmt(value: float | None, digits: int = 3) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     if value == 0 or math.isinf(value):
-        return f"{value:,.0f}" if value == 0 else str(value)
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+        return "0" if value == 0 else str(value)
+    # The magnitude after rounding: 9.996 to three digits is 10.0, not 10.00.
+    rounded = float(f"{value:.{digits - 1}e}")
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(rounded))))
     return f"{value:,.{decimals}f}"
 
 
@@ -403,7 +405,9 @@ def main(argv: list[str] | None = None) -> None:
     numbers = {
         "meta": {"scale": a.scale, "exclusive": not a.shared, "git": git,
                  "built": provenance.now(), "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
-                 "config_digest": digest, "config": resolved,
+                 "error_rate": 1 - stats.CONFIDENCE, "config_digest": digest,
+                 # Every study the project has, whether or not this run ran it: related work cites all their seeds.
+                 "studies": studies.names(), "config": resolved,
                  "machine": machine_numbers(per_study),
                  # The archive `./run artifact` packs this run into: the PDF names it, so that its links to the
                  # gallery still lead somewhere when the PDF travels alone.

@@ -41,6 +41,8 @@ COUNTS = {
     "decided": r"(\d+) of \d+ \((?:\d+%|n/a)\) (is|are) decided",
 }
 SINGULAR = {"cell", "holds", "fails", "answers", "is"}
+#: A count of one with a plural noun or verb, anywhere in the text (a version number's last digit is no count).
+PLURAL_AFTER_ONE = re.compile(r"(?<![\w.\-])1 (cells|claims|studies|jobs|rules|rounds|forks|are|do|hold|fail)\b")
 WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
 
 
@@ -91,9 +93,16 @@ def count_problems(page_text: str) -> list[str]:
     return problems
 
 
+def disagreements(page_text: str) -> list[str]:
+    """Each count of one that the text follows with a plural."""
+    flat = " ".join(page_text.split())
+    return [f"“{m.group(0)}” does not agree in number: “…{flat[max(0, m.start() - 40):m.end() + 20]}…”"
+            for m in PLURAL_AFTER_ONE.finditer(flat)]
+
+
 def problems(pdf: Path) -> list[str]:
     page_text = text(pdf)
-    return leaks(page_text) + count_problems(page_text)
+    return leaks(page_text) + count_problems(page_text) + disagreements(page_text)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,6 +1,6 @@
 """Writing a study's figures: every format the paper and readers use, atomically, byte-stable on rerun.
 
-Every figure is drawn as wide as the paper prints it (:data:`WIDTHS`), so its fonts print at the sizes set here:
+Every figure is drawn as wide as the paper prints it (:func:`figure`), so its fonts print at the sizes set here:
 no text below :data:`MIN_PT` (issue 35), checked by :func:`smallest_pt` in the tests."""
 from __future__ import annotations
 
@@ -23,10 +23,6 @@ FORMATS = ("pdf", "png")
 
 #: The paper's text width in inches: an A4 page less its two 2 cm side margins (paper/lucene-revisited.typ).
 TEXT_WIDTH = (21.0 - 2 * 2.0) / 2.54
-#: Each paper figure's share of the text width, as paper/<study>.typ includes it (a test checks both agree); every
-#: other figure prints across the text width.
-WIDTHS = {"pk_threads": 0.85, "pk_mixed": 0.85, "pk_collector": 0.85,
-          "join_residency": 0.8, "join_sweep": 0.6, "join_ladder": 0.6}
 #: Font sizes in points, at print size since a figure is drawn at its print width: labels and titles, then ticks,
 #: legends and annotations; nothing smaller.
 FONT = 8.0
@@ -43,23 +39,26 @@ def theme() -> None:
         "ytick.labelsize": SMALL, "legend.fontsize": SMALL, "figure.constrained_layout.use": True})
 
 
-def width(name: str) -> float:
-    """The width in inches figure ``name`` prints at."""
-    return WIDTHS.get(name, 1.0) * TEXT_WIDTH
+def width(share: float = 1.0) -> float:
+    """The width in inches of a figure printed at ``share`` of the text width."""
+    return share * TEXT_WIDTH
 
 
-def figure(name: str, rows: int = 1, cols: int = 1, height: float = 2.4, **subplots) -> tuple[plt.Figure, np.ndarray]:
-    """Figure ``name`` at its print width, ``rows`` × ``cols`` panels each ``height`` inches tall (axes always 2-D),
-    in the shared theme whoever calls it."""
+def figure(rows: int = 1, cols: int = 1, height: float = 2.4, share: float = 1.0,
+           **subplots) -> tuple[plt.Figure, np.ndarray]:
+    """A figure as wide as the paper prints it (``share`` of the text width: a study's ``figures.WIDTHS`` names the
+    figures it prints narrower, and a test holds paper/<study>.typ to them), ``rows`` × ``cols`` panels each
+    ``height`` inches tall (axes always 2-D), in the shared theme whoever calls it."""
     theme()
-    return plt.subplots(rows, cols, figsize=(width(name), height * rows), squeeze=False, **subplots)
+    return plt.subplots(rows, cols, figsize=(width(share), height * rows), squeeze=False, **subplots)
 
 
-def panels(name: str, n: int, per_row: int, height: float = 2.4, **subplots) -> tuple[plt.Figure, list[plt.Axes]]:
+def panels(n: int, per_row: int, height: float = 2.4, share: float = 1.0,
+           **subplots) -> tuple[plt.Figure, list[plt.Axes]]:
     """:func:`figure` with ``n`` panels, ``per_row`` to a row (fewer if ``n`` is): a grid that stays legible however
     many facets a run has. Returns the ``n`` panels in reading order; the grid's unused cells are hidden."""
     cols = max(1, min(n, per_row))
-    fig, axes = figure(name, -(-max(n, 1) // cols), cols, height, **subplots)
+    fig, axes = figure(-(-max(n, 1) // cols), cols, height, share, **subplots)
     for ax in axes.flat[n:]:
         ax.set_visible(False)
     return fig, list(axes.flat[:n])

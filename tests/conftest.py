@@ -37,6 +37,18 @@ def assert_config_error(overrides: dict, named: str) -> None:
     assert named in str(err.value)
 
 
+def print_width(name: str) -> float:
+    """The width in inches paper figure ``name`` prints at: its share in its study's ``figures.WIDTHS``, else the
+    whole text width."""
+    import importlib
+
+    from lrev import plots, studies
+
+    shares = {figure: share for study in studies.names()
+              for figure, share in getattr(importlib.import_module(f"lrev.{study}.figures"), "WIDTHS", {}).items()}
+    return plots.width(shares.get(name, 1.0))
+
+
 def assert_legible(fig, name: str) -> None:
     """Figure ``name`` is drawn as wide as the paper prints it, with no text below lrev.plots.MIN_PT there and none
     cut off at its edges; closes it."""
@@ -44,8 +56,8 @@ def assert_legible(fig, name: str) -> None:
 
     from lrev import plots
 
-    assert fig.get_figwidth() == pytest.approx(plots.width(name)), name
-    assert plots.smallest_pt(fig, plots.width(name)) >= plots.MIN_PT, name
+    assert fig.get_figwidth() == pytest.approx(print_width(name)), name
+    assert plots.smallest_pt(fig, print_width(name)) >= plots.MIN_PT, name
     assert not plots.cut_off(fig), name
     plt.close(fig)
 

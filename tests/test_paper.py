@@ -3,6 +3,7 @@ claims file that holds every verdict (no run needed)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import matplotlib.pyplot as plt
@@ -215,7 +216,8 @@ def test_the_title_page_gets_one_machine_from_every_provenance_row_old_or_new(fi
 
 
 @pytest.mark.parametrize("value, text", [(0.0012, "0.00120"), (1.3149, "1.31"), (47.62, "47.6"), (191.4, "191"),
-                                         (1234.5, "1,234"), (0.0, "0"), (-0.5, "-0.500"), (None, "n/a"),
+                                         (1234.5, "1,234"), (0.0, "0"), (-0.0, "0"), (-0.5, "-0.500"), (None, "n/a"),
+                                         (9.996, "10.0"), (-0.9999999999999996, "-1.00"), (0.99949, "0.999"),
                                          (float("nan"), "n/a")])
 def test_numbers_print_with_significant_digits_not_fixed_decimals(value, text):
     assert paper.fmt(value) == text
@@ -424,3 +426,15 @@ def test_the_whole_paper_compiles_around_a_study_and_reads_clean(fixture_claims,
     for section in ("Method", "Threats to validity", "Related work", "Reproduce this report", "References",
                     "The resolved config"):
         assert section in whole, section
+
+
+SWALLOWED = re.compile(r"#[A-Za-z_][\w.-]*(?:\([^()\n]*\))*;(?=\s|$)", re.M)
+
+
+def test_no_semicolon_after_an_embedded_expression_is_swallowed():
+    """In Typst markup `#f(x);` ends the expression at the `;`, which then never prints: text that means a `;`
+    after an expression escapes it (`\\;`). The PDF's text cannot show a character that is missing."""
+    found = [f"{typ.name}: {m.group(0)}" for typ in sorted((REPO / "paper").glob("*.typ"))
+             for m in SWALLOWED.finditer(typ.read_text())]
+    assert found == []
+    assert SWALLOWED.search("disk #listed(M.disk); #listed(M.kernel)") and not SWALLOWED.search("_#t.term;_")

@@ -57,3 +57,10 @@ def test_the_check_reads_what_typst_printed(tmp_path):
     typst.compile(str(source), output=str(tmp_path / "page.pdf"))
     found = pdftext.problems(tmp_path / "page.pdf")
     assert len(found) == 1 and "#meta.scale" in found[0], found
+
+
+@pytest.mark.parametrize("text, found", [("Of these, 1 cells are also judged", True), ("and 1 are inconclusive", True),
+                                         ("1 cell is", False), ("Lucene 10.6.1 hold", False), ("pk-1 hold", False),
+                                         ("2 cells are", False)])
+def test_a_count_of_one_with_a_plural_is_found_anywhere(text, found):
+    assert bool(pdftext.disagreements(text)) is found

@@ -1,6 +1,7 @@
 """The figures' shared helpers (lrev.plots): seaborn draws the intervals a study computed, exactly."""
 from __future__ import annotations
 
+import importlib
 import re
 
 import matplotlib
@@ -12,7 +13,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from lrev import plots  # noqa: E402
+from lrev import plots, studies  # noqa: E402
 from lrev.config import REPO  # noqa: E402
 
 
@@ -58,11 +59,11 @@ def test_one_contender_alone_is_drawn_too():
     plt.close(grid.figure)
 
 
-def _drawn(name: str) -> plt.Figure:
+def _drawn(share: float) -> plt.Figure:
     """A figure drawn as the studies draw theirs: panels through the shared style, intervals as computed, one legend."""
     table = pd.DataFrame({"version": ["4.10.4", "10.6.0"] * 2, "family": ["default", "default", "Memory", "Memory"],
                           "value": [1.0, 2.0, 3.0, 4.0], "low": [0.5, 1.5, 2.5, 3.5], "high": [1.5, 2.5, 3.5, 4.5]})
-    fig, axes = plots.panels(name, 3, per_row=2)
+    fig, axes = plots.panels(3, per_row=2, share=share)
     for ax in axes:
         sns.pointplot(plots.interval_rows(table), x="version", y="value", hue="family", estimator="median",
                       errorbar=plots.span, linestyle="none", ax=ax)
@@ -72,21 +73,21 @@ def _drawn(name: str) -> plt.Figure:
     return fig
 
 
-@pytest.mark.parametrize("name", ["pk_ratio", "join_sweep"])
-def test_a_figure_in_the_shared_style_prints_no_text_below_7_pt_and_none_cut_off(name):
-    fig = _drawn(name)
-    assert fig.get_figwidth() == pytest.approx(plots.width(name))
+@pytest.mark.parametrize("share", [1.0, 0.6])
+def test_a_figure_in_the_shared_style_prints_no_text_below_7_pt_and_none_cut_off(share):
+    fig = _drawn(share)
+    assert fig.get_figwidth() == pytest.approx(plots.width(share))
     texts = {t.get_text() for t in plots.texts(fig)}
     assert {"a panel's title", "lookups/s ÷ default", "default", "4.10.4", "1"} <= texts  # ticks, labels, legend
-    assert plots.smallest_pt(fig, plots.width(name)) >= plots.MIN_PT
+    assert plots.smallest_pt(fig, plots.width(share)) >= plots.MIN_PT
     assert not plots.cut_off(fig)
     plt.close(fig)
 
 
 def test_the_smallest_font_at_print_size_catches_a_5_pt_tick_and_scales_with_the_print_width():
-    fig = _drawn("pk_ratio")
+    fig = _drawn(1.0)
     fig.axes[0].tick_params(axis="y", labelsize=5)
-    assert plots.smallest_pt(fig, plots.width("pk_ratio")) == pytest.approx(5)
+    assert plots.smallest_pt(fig, plots.width()) == pytest.approx(5)
     fig.axes[0].tick_params(axis="y", labelsize=plots.SMALL)
     # Printed at half its width, every font prints at half its size.
     assert plots.smallest_pt(fig, fig.get_figwidth() / 2) == pytest.approx(plots.SMALL / 2)
@@ -94,17 +95,17 @@ def test_the_smallest_font_at_print_size_catches_a_5_pt_tick_and_scales_with_the
 
 
 def test_a_hidden_panels_texts_do_not_count():
-    fig, axes = plots.panels("pk_ratio", 1, per_row=2)
+    fig, axes = plots.panels(1, per_row=2)
     assert len(fig.axes) == 1
-    fig, axes = plots.panels("pk_ratio", 3, per_row=2)
+    fig, axes = plots.panels(3, per_row=2)
     hidden = fig.axes[3]
     hidden.tick_params(labelsize=5)
-    assert not hidden.get_visible() and plots.smallest_pt(fig, plots.width("pk_ratio")) >= plots.MIN_PT
+    assert not hidden.get_visible() and plots.smallest_pt(fig, plots.width()) >= plots.MIN_PT
     plt.close("all")
 
 
 def test_a_text_past_the_figures_edge_is_cut_off():
-    fig = _drawn("join_sweep")
+    fig = _drawn(0.6)
     assert not plots.cut_off(fig)
     fig.text(0.9, 0.5, "a note running past the right edge")  # constrained layout places no figure text
     assert plots.cut_off(fig)
@@ -112,7 +113,7 @@ def test_a_text_past_the_figures_edge_is_cut_off():
 
 
 def test_a_legend_of_long_labels_takes_as_many_columns_as_fit():
-    fig, (ax,) = plots.panels("join_sweep", 1, per_row=1)
+    fig, (ax,) = plots.panels(1, per_row=1, share=0.6)
     for i in range(8):
         ax.plot([1, 2], [i, i], label=f"contender {i}")
     plots.legend_above(fig, plots.entries([ax]))
@@ -125,8 +126,10 @@ def test_a_legend_of_long_labels_takes_as_many_columns_as_fit():
 
 
 def test_each_paper_figure_is_drawn_as_wide_as_the_paper_prints_it():
-    """paper/*.typ includes a figure at the share of the text width lrev.plots.WIDTHS gives it, the whole width if
-    it names none; so its fonts print at the sizes it was drawn with."""
+    """paper/*.typ includes a figure at the share of the text width its study's figures.WIDTHS gives it, the whole
+    width if it names none; so its fonts print at the sizes it was drawn with."""
+    widths = {name: share for study in studies.names()
+              for name, share in getattr(importlib.import_module(f"lrev.{study}.figures"), "WIDTHS", {}).items()}
     named, dynamic = {}, []
     for typ in sorted((REPO / "paper").glob("*.typ")):
         text = typ.read_text()
@@ -137,6 +140,6 @@ def test_each_paper_figure_is_drawn_as_wide_as_the_paper_prints_it():
                 named[name] = int(percent) / 100
             else:
                 dynamic.append(int(percent) / 100)
-    assert named and dynamic and set(plots.WIDTHS) <= set(named)
-    assert {name: plots.WIDTHS.get(name, 1.0) for name in named} == named
+    assert named and dynamic and set(widths) <= set(named)
+    assert {name: widths.get(name, 1.0) for name in named} == named
     assert set(dynamic) == {1.0}  # per workload, per claim, per column of the seed's table: all full width

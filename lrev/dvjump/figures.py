@@ -66,7 +66,7 @@ def workload_figure(data: DvjResults, workload: str) -> plt.Figure:
     hue = _order(table)
     palette = _palette(hue)
     width = 0.8 / max(1, len(hue))
-    fig, axes = plots.figure(f"dvjump_{workload}", height=2.8)
+    fig, axes = plots.figure(height=2.8)
     ax = axes[0][0]
     for i, name in enumerate(hue):
         mine = table[table["contender"] == name].set_index("bucket")
@@ -92,7 +92,7 @@ def positions_figure(data: DvjResults) -> plt.Figure:
     rows = data.positions.groupby(["field", "contender", "doc"], as_index=False, sort=False)["nanos"].median()
     hue = _order(rows)
     fields = list(dict.fromkeys(rows["field"]))
-    fig, axes = plots.panels("dvjump_positions", len(fields), per_row=2, height=2.0)
+    fig, axes = plots.panels(len(fields), per_row=2, height=2.0)
     for ax, field in zip(axes, fields):
         mine = rows[rows["field"] == field]
         sns.lineplot(mine.assign(system=mine["contender"].map(_name)), x="doc", y="nanos", hue="system",
@@ -124,7 +124,7 @@ def gain_figure(data: DvjResults) -> plt.Figure:
     rows = plots.interval_rows(table.assign(hits=table["bucket"].map(_bucket_label),
                                             system=table["contender"].map(_name)))
     workloads = list(dict.fromkeys(table["workload"]))
-    fig, axes = plots.panels("dvjump_gain", len(workloads), per_row=2, height=1.8)
+    fig, axes = plots.panels(len(workloads), per_row=2, height=1.8)
     for ax, workload in zip(axes, workloads):
         mine = rows[rows["workload"] == workload]
         # Each panel shows its own buckets, in hit-count order.

@@ -56,7 +56,7 @@ def bars_figure(table: pd.DataFrame, name: str) -> plt.Figure:
     cells = list(dict.fromkeys(table.sort_values(["role", "rate", "interval_ms"])["cell"]))
     versions = sorted(set(table["version"]), key=version_key)
     palette = dict(zip(versions, sns.color_palette("viridis", len(versions))))
-    fig, axes = plots.panels(name, len(cells), per_row=3, height=2.0)
+    fig, axes = plots.panels(len(cells), per_row=3, height=2.0)
     for ax, cell in zip(axes, cells):
         mine = table[table["cell"] == cell]
         sns.barplot(plots.interval_rows(mine, metric, f"{metric}_low", f"{metric}_high"), x="contender", y=metric,
@@ -77,7 +77,7 @@ def crossover_figure(data: DvuResults) -> plt.Figure:
     WIKIMEDIUM sizes dotted (both at 1000 docs/s)."""
     table = summary.crossover(data)
     versions = sorted(set(table["version"]), key=version_key) if len(table) else []
-    fig, axes = plots.panels("dvupdate_crossover", max(1, len(versions)), per_row=2, height=2.6, sharey=True)
+    fig, axes = plots.panels(max(1, len(versions)), per_row=2, height=2.6, sharey=True)
     series = sorted(set(zip(table["rate"], table["interval_role"]))) if len(table) else []
     colors = dict(zip(series, sns.color_palette("tab10", len(series))))
     for ax, version in zip(axes, versions):

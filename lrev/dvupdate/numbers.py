@@ -62,9 +62,8 @@ def seed_table(table: pd.DataFrame) -> list[dict[str, Any]]:
         rows.append({"version": r["version"], "method": r["contender"], "role": r["role"], "rate": r["rate"],
                      "interval_s": f"{r['interval_ms'] / 1000:g}", "updates": fmt(r["updates_per_reopen"]),
                      "behind": f"{r['behind'] * 100:.0f}%", "achieved": fmt(r["achieved_per_s"]),
-                     **{c: f"{fmt(r[c], 3 if c == 'perdoc_ms' else 1)}" for c in SEED_COLUMNS},
-                     **{f"{c}_ci": interval(r[f'{c}_low'], r[f'{c}_high'], 3 if c == 'perdoc_ms' else 1)
-                        for c in SEED_COLUMNS}})
+                     **{c: fmt(r[c]) for c in SEED_COLUMNS},
+                     **{f"{c}_ci": interval(r[f'{c}_low'], r[f'{c}_high']) for c in SEED_COLUMNS}})
     return rows
 
 

@@ -32,6 +32,8 @@ from lrev.join import layout, summary
 from lrev.join.summary import JoinResults
 
 FIGURES = ("join_latency", "join_saturation", "join_cold", "join_io", "join_residency", "join_sweep", "join_ladder")
+#: The figures paper/join.typ prints narrower than the text, by their share of its width (lrev.plots.figure).
+WIDTHS = {"join_residency": 0.8, "join_sweep": 0.6, "join_ladder": 0.6}
 NS_PER_MS = 1e6
 
 
@@ -49,7 +51,7 @@ def latency_figure(data: JoinResults) -> plt.Figure:
     versions = sorted(set(steps["version"]), key=version_key)
     contenders = _contenders(steps)
     palette = dict(zip(contenders, sns.color_palette("tab10", len(contenders))))
-    fig, axes = plots.figure("join_latency", 2, len(versions), height=2.0, sharey="row")
+    fig, axes = plots.figure(2, len(versions), height=2.0, sharey="row")
     for j, version in enumerate(versions):
         mine = steps[steps["version"] == version]
         for i, metric in enumerate(("p50_ms", "p99_ms")):
@@ -77,7 +79,7 @@ def saturation_figure(data: JoinResults) -> plt.Figure:
     versions = sorted(set(table["version"]), key=version_key)
     contenders = _contenders(table)
     palette = dict(zip(contenders, sns.color_palette("tab10", len(contenders))))
-    fig, axes = plots.figure("join_saturation", height=2.6)
+    fig, axes = plots.figure(height=2.6)
     ax = axes[0][0]
     sns.barplot(plots.interval_rows(table.assign(lucene="Lucene " + table["version"]), "saturation_rps",
                                     "saturation_rps_low", "saturation_rps_high"),
@@ -103,7 +105,7 @@ def cold_figure(data: JoinResults) -> plt.Figure:
     panels = _panels(rows)
     runs = sorted(set(rows["run"]))
     palette = dict(zip(runs, sns.color_palette("tab10", len(runs))))
-    fig, axes = plots.panels("join_cold", len(panels), per_row=3, height=1.9, sharey=True)
+    fig, axes = plots.panels(len(panels), per_row=3, height=1.9, sharey=True)
     for ax, (version, contender) in zip(axes, panels):
         mine = rows[(rows["version"] == version) & (rows["contender"] == contender)]
         for (run, _), group in mine.groupby(["run", "round"]):
@@ -123,7 +125,7 @@ def io_figure(data: JoinResults) -> plt.Figure:
     metrics = (("syscall_kb_per_query", "read calls (KiB/query)"), ("read_kb_per_query", "storage (KiB/query)"),
                ("p99_ms", "p99 of the cold run (ms)"))
     # A row per metric, the runs side by side across the text width: in three columns their names would overlap.
-    fig, axes = plots.figure("join_io", len(metrics), 1, height=1.6, sharex=True)
+    fig, axes = plots.figure(len(metrics), 1, height=1.6, sharex=True)
     for ax, (metric, label) in zip(axes[:, 0], metrics):
         sns.barplot(table, x="panel", y=metric, hue="run", ax=ax, palette="tab10")
         ax.set(xlabel="", ylabel=label, yscale={"syscall_kb_per_query": "symlog", "p99_ms": "log"}.get(metric, "linear"))
@@ -139,7 +141,7 @@ def residency_figure(data: JoinResults) -> plt.Figure:
     grouped = table.groupby(["panel", "kind"])[["bytes", "resident_bytes"]].sum() / 2**20
     panels = list(dict.fromkeys(table["panel"]))
     palette = dict(zip(kinds, sns.color_palette("tab10", len(kinds))))
-    fig, axes = plots.figure("join_residency", height=2.6)
+    fig, axes = plots.figure(height=2.6, share=WIDTHS["join_residency"])
     ax = axes[0][0]
     labelled: set[str] = set()
     for x, panel in enumerate(panels):
@@ -163,7 +165,7 @@ def residency_figure(data: JoinResults) -> plt.Figure:
 
 def sweep_figure(data: JoinResults) -> plt.Figure:
     rows = data.sweep
-    fig, axes = plots.figure("join_sweep", height=2.6)
+    fig, axes = plots.figure(height=2.6, share=WIDTHS["join_sweep"])
     ax = axes[0][0]
     sns.lineplot(rows, x="join_keys", y="service_ms", hue="contender", style="version", marker="o",
                  errorbar=("ci", 95), ax=ax)
@@ -177,7 +179,7 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
     and at each size the geometric mean over rounds with its 95% CI, as the paper's table gives it."""
     parameters = next(iter(data.manifests.values()))["parameters"]
     versions = sorted(set(data.ladder["version"]), key=version_key)
-    fig, axes = plots.panels("join_ladder", len(versions), per_row=2, height=2.6)
+    fig, axes = plots.panels(len(versions), per_row=2, height=2.6, share=WIDTHS["join_ladder"])
     for ax, version in zip(axes, versions):
         costs = summary.ladder_costs(data, parameters, version)
         docs = costs.columns.to_numpy(dtype=float)

@@ -274,7 +274,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "update_window": int(data.updates["window"].max()),
                  "update_quiet": percent(data.updates["jit_quiet_share"].max()),
                  "update_settled_drop": f"{data.updates['jit_settled_drop'].max() * 100:g}",
-                 "warmup": p["warmup"], "step_s": f"{p['load']['step_s']:g}",
+                 "warmup": p["warmup"],
                  "open_warmup_steps": p["load"]["warmup_steps"],
                  "open_warmup_step_s": f"{p['load']['warmup_step_s']:g}",
                  "open_warmup_fraction": f"{p['load']['warmup_fraction']:g}",

@@ -27,6 +27,8 @@ from lrev.pk import layout, summary
 from lrev.tables import select
 
 FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads", "pk_mixed", "pk_collector")
+#: The figures paper/pk.typ prints narrower than the text, by their share of its width (lrev.plots.figure).
+WIDTHS = {"pk_threads": 0.85, "pk_mixed": 0.85, "pk_collector": 0.85}
 """Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
 
 FAMILY_ORDER = ("default", "Pulsing41", "Memory", "FST", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit",
@@ -57,7 +59,7 @@ def _ci_points(ax: plt.Axes, frame: pd.DataFrame, versions: Sequence[str], palet
 
 
 def _grid(name: str, rows: Sequence[str], cols: Sequence[str], sharey: bool = True) -> tuple[plt.Figure, np.ndarray]:
-    return plots.figure(name, len(rows), len(cols), height=2.3, sharey=sharey)
+    return plots.figure(len(rows), len(cols), height=2.3, share=WIDTHS.get(name, 1.0), sharey=sharey)
 
 
 def _legend(fig: plt.Figure, axes: np.ndarray) -> None:
