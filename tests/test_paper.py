@@ -403,7 +403,9 @@ def test_the_whole_paper_compiles_around_a_study_and_reads_clean(fixture_claims,
     monkeypatch.setattr(paper, "SOURCE", tmp_path / "paper" / "lucene-revisited.typ")
     study = {**_numbers(fixture_claims)["studies"]["fx"], "claims": fixture_claims["claims"], "growth_rows": [],
              "method": paper.method_numbers(fixture_claims)}
-    study["provenance"] = [{**row, "parameters": "10 docs"} for row in study["provenance"]]
+    # One version's manifest predates the disk, huge-page and JVM-option records: the paper still compiles.
+    study["provenance"] = [{**paper.provenance_row(v, _manifest(v, disk=v != VERSIONS[0])), "parameters": "10 docs"}
+                           for v in VERSIONS]
     run = tmp_path / "run"
     write_json(run / "fx.json", study)
     write_json(run / "plan.json", {"scale": "seed", "totals": {"jobs": 2, "estimated_jobs": 1, "hours": 1.0,

@@ -8,8 +8,9 @@ import sys
 
 import pandas as pd
 import pytest
+from pypdf import PdfReader
 
-from lrev import cite, config, pdftext
+from lrev import cite, config, pdftext, provenance
 from lrev.pk import layout as pk_layout
 from lrev.config import REPO
 
@@ -26,6 +27,11 @@ def test_paper_is_built_and_its_path_printed(smoke_run):
 def test_the_papers_text_has_no_leaked_markup_and_its_counts_add_up(smoke_run):
     root, _, _ = smoke_run
     assert pdftext.problems(root / "paper" / "lucene-revisited.pdf") == []
+    # Page 1: the machine, the JVM, the scale and the run's time, beside the verdict matrix and the abstract.
+    first = " ".join(PdfReader(root / "paper" / "lucene-revisited.pdf").pages[0].extract_text().split())
+    host = provenance.host()
+    assert f"{host['cpu_model']}, {host['cores']} cores" in first
+    assert all(word in first for word in ("Machine", "JVM", "Scale smoke", "Time", "Abstract."))
 
 
 def test_the_paper_carries_its_identity_and_citation(smoke_run):
