@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 import scipy.stats
 
+from lrev import paper
 from lrev.join import numbers, summary
 
 
@@ -55,14 +56,14 @@ def test_the_crossover_size_is_where_the_fitted_break_even_meets_the_query_rate_
     [row] = numbers.crossover_rows(ladder_results(scale), SETTINGS)
     assert [z["docs"] for z in row["sizes"]] == ["600", "6,000"]
     # Break-even at 6,000 docs: 2 / (10 s) queries per update, geometric mean over s = 0.1, 0.2, 0.4 (0.2).
-    assert row["sizes"][1]["queries_per_update"] == "1"
+    assert row["sizes"][1]["queries_per_update"] == "1.00"
     assert row["slope"] == "-1.00" and row["rounds"] == 3
     cells = {c["rate"]: c for c in row["crossover"]}
     # Per round the size is 1,200 u / (q s): the geometric mean 6,000 u / q, its interval the t interval of the logs.
     logs = np.log([1200 / s for s in scale])
     low, high = np.exp(scipy.stats.t.interval(0.95, 2, loc=logs.mean(), scale=scipy.stats.sem(logs)))
     assert cells[1]["docs"] == "6,000" and not cells[1]["extrapolated"]
-    assert cells[1]["ci"] == f"[{numbers.sig(low)}, {numbers.sig(high)}]"
+    assert cells[1]["ci"] == paper.interval(low, high)
     assert cells[10]["docs"] == "60,000" and cells[10]["extrapolated"]
 
 

@@ -138,14 +138,6 @@ def sweep_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
 UPDATE_RATES = (1, 10, 100, 1000)
 
 
-def sig(x: float) -> str:
-    """Three significant digits, without an exponent."""
-    if x != x:
-        return "n/a"
-    rounded = float(f"{x:.3g}")
-    return f"{rounded:,.0f}" if abs(rounded) >= 100 else f"{rounded:g}"
-
-
 def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
     """Per version: the time per child update of each design, and the query rate at which block join's cheaper
     queries repay its dearer updates, at each of UPDATE_RATES. Per round, (block's update time - the child's)
@@ -159,7 +151,7 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
                for d in layout.UPDATE_DESIGNS}
         converged = {d: data.updates[(data.updates["version"] == version) & (data.updates["contender"] == d)]["stable"]
                      for d in layout.UPDATE_DESIGNS}
-        row = {"version": version, **{f"{d.removeprefix('update-')}_ms": sig(e.value) for d, e in est.items()},
+        row = {"version": version, **{f"{d.removeprefix('update-')}_ms": fmt(e.value) for d, e in est.items()},
                **{f"{d.removeprefix('update-')}_stable": f"{int(s.sum())}/{len(s)}" for d, s in converged.items()},
                **{f"{d.removeprefix('update-')}_ci": interval(e.low, e.high) for d, e in est.items()},
                "rounds": len(paired),
@@ -168,8 +160,8 @@ def update_rows(data: summary.JoinResults) -> list[dict[str, Any]]:
         if len(paired) and (paired["saved"] > 0).all():
             each = rounds.location((paired["extra"] / paired["saved"]).rename("qps").reset_index()
                                    .assign(fork="break-even"), "qps")
-            row["break_even"] = [{"rate": u, "qps": sig(u * each.value),
-                                  "ci": f"[{sig(u * each.low)}, {sig(u * each.high)}]"} for u in UPDATE_RATES]
+            row["break_even"] = [{"rate": u, "qps": fmt(u * each.value),
+                                  "ci": interval(u * each.low, u * each.high)} for u in UPDATE_RATES]
         out.append(row)
     return out
 
@@ -197,7 +189,7 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
     out = []
     for version in sorted(set(data.ladder["version"]), key=version_key):
         costs = summary.ladder_costs(data, p, version)
-        sizes = [{"docs": f"{n:,}", "queries_per_update": sig(e.value), "ci": f"[{sig(e.low)}, {sig(e.high)}]"}
+        sizes = [{"docs": f"{n:,}", "queries_per_update": fmt(e.value), "ci": interval(e.low, e.high)}
                  for n, e in ((n, summary.geometric(costs[n].dropna())) for n in costs.columns)]
         lines = growth.lines(costs)
         slope = stats.location([[s] for s, _ in lines])
@@ -206,10 +198,10 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
         crossings = []
         for u in UPDATE_RATES:
             for q in p["ladder"]["query_rates"]:
-                cell = {"rate": u, "qps": sig(q), "docs": "none", "ci": why, "extrapolated": False}
+                cell = {"rate": u, "qps": fmt(q), "docs": "none", "ci": why, "extrapolated": False}
                 n = crossover(costs, q / u)
                 if n is not None:
-                    cell.update(docs=sig(n.value), ci=f"[{sig(n.low)}, {sig(n.high)}]",
+                    cell.update(docs=fmt(n.value), ci=interval(n.low, n.high),
                                 extrapolated=not inside(n.value, costs.columns))
                 crossings.append(cell)
         out.append({"version": version, "sizes": sizes, "rounds": len(lines), "slope": fmt(slope.value),
@@ -298,7 +290,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "updates": update_rows(data),
         "update_rates": list(UPDATE_RATES),
         "crossover": crossover_rows(data, p),
-        "query_rates": [sig(q) for q in p["ladder"]["query_rates"]],
+        "query_rates": [fmt(q) for q in p["ladder"]["query_rates"]],
         "timing_hygiene": timing_hygiene(summary.measured_time(data)),
         "cold_runs": {"all": len(data.cold), "evicted": int(data.cold["evicted"].sum()),
                       "recovered": int(data.cold["recovered"].sum())},
