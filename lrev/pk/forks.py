@@ -44,7 +44,7 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
     def measure(contender: str) -> fork.Job:
         return fork.Job(results.ALONE + contender, lambda r, out: fork.run(
             "pk.measure", version, {**payload, "round": r, "contender": contender}, out,
-            layout.collector(contender)), group=contender)
+            layout.collector(contender), layout.java(contender)), group=contender)
 
     def plain_loop(contender: str) -> fork.Job:
         cond = layout.seed_condition(pk)
