@@ -98,20 +98,22 @@ def jvm_flags(version: str, java_home: Path, collector: str = PARALLEL) -> list[
     return flags + os.environ.get(EXTRA_FLAGS_ENV, "").split()
 
 
-def start(version: str, study: str, collector: str = PARALLEL) -> list[str]:
-    """Start the JVM with the engine of ``study`` built for ``version`` under ``collector``; returns the JVM flags
-    used."""
+def start(version: str, study: str, collector: str = PARALLEL, java: int | None = None) -> list[str]:
+    """Start the JVM with the engine of ``study`` built for ``version`` under ``collector``, on the JDK of feature
+    version ``java`` (None: the default JDK, :func:`lrev.jdk.find_jdk`); returns the JVM flags used."""
     if jpype.isJVMStarted():
-        if (_running.get("version"), _running.get("study"), _running.get("collector")) != (version, study, collector):
+        wanted = (version, study, collector, java)
+        if tuple(_running.get(k) for k in ("version", "study", "collector", "java")) != wanted:
             raise RuntimeError(f"this process already runs the {_running.get('study')} engine on Lucene "
-                               f"{_running.get('version')} ({_running.get('collector')}); JPype cannot start a second "
-                               f"JVM for {study} on {version} ({collector}): use a new process (lrev.fork)")
+                               f"{_running.get('version')} ({_running.get('collector')}, JDK "
+                               f"{_running.get('java') or 'default'}); JPype cannot start a second JVM for {study} on "
+                               f"{version} ({collector}, JDK {java or 'default'}): use a new process (lrev.fork)")
         return list(_running["flags"])
-    home = jdk.find_jdk()
+    home = jdk.find_jdk(java)
     flags = jvm_flags(version, home, collector)
     jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(study, version),
                    convertStrings=False)
-    _running.update(version=version, study=study, collector=collector, flags=flags, java_home=str(home))
+    _running.update(version=version, study=study, collector=collector, java=java, flags=flags, java_home=str(home))
     reported = str(jpype.JClass("org.lucenerevisited.engine.EngineInfo").luceneVersion())
     if reported != version:
         raise RuntimeError(f"engine for {version} loaded Lucene {reported}: "

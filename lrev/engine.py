@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,15 @@ def build_dir(study: str, version: str) -> Path:
 def _properties(path: Path) -> dict[str, str]:
     pairs = (line.split("=", 1) for line in path.read_text().splitlines() if line.strip() and line[0] != "#")
     return {key.strip(): value.strip() for key, value in pairs}
+
+
+def release(version: str) -> int:
+    """The Java release the engine for Lucene ``version`` is compiled for: its shim's ``maven.compiler.release``, else
+    engine/pom.xml's. A JDK older than that cannot load it."""
+    own = shim_properties(version).get("maven.compiler.release")
+    if own is None:
+        own = re.search(r"<maven\.compiler\.release>(\d+)<", (ENGINE / "pom.xml").read_text()).group(1)
+    return int(own)
 
 
 def shim_properties(version: str) -> dict[str, str]:

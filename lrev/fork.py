@@ -63,8 +63,9 @@ def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
 
 
 def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike,
-        collector: str = bridge.PARALLEL) -> None:
-    """Run ``task`` in a child process (its own JVM, under ``collector``: :func:`lrev.bridge.jvm_flags`), writing
+        collector: str = bridge.PARALLEL, java: int | None = None) -> None:
+    """Run ``task`` in a child process (its own JVM, under ``collector``: :func:`lrev.bridge.jvm_flags`, on the JDK
+    of feature version ``java``, the default JDK if None), writing
     its tables into the folder ``out`` and everything it prints (its progress bars, the JVM's warnings) into
     ``out/fork.log``: the terminal and the executed notebook show one progress line per study
     (:mod:`lrev.progress`), not each fork's. A failure quotes the log's end."""
@@ -75,7 +76,8 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
         json.dump(payload, f)
     try:
         with open(out / FORK_LOG, "w") as log:
-            done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), collector],
+            jvm = [collector, *([str(java)] if java else [])]
+            done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), *jvm],
                                   env={**os.environ, _PARENT_ENV: str(os.getpid())}, stdout=log,
                                   stderr=subprocess.STDOUT)
     finally:
@@ -205,10 +207,11 @@ def _die_with_parent() -> None:
 
 
 def main(argv: list[str]) -> int:
-    task, version, payload_file, out, *collector = argv
+    task, version, payload_file, out, *jvm = argv
     _die_with_parent()
     function = task_function(task)
-    flags = bridge.start(version, task.partition(".")[0], *collector)
+    collector, java = (jvm + [bridge.PARALLEL])[0], int(jvm[1]) if len(jvm) > 1 else None
+    flags = bridge.start(version, task.partition(".")[0], collector, java)
     result = function(**read_json(payload_file))
     for name, table in result.items():
         write_parquet(Path(out) / f"{name}.parquet", table)

@@ -62,12 +62,16 @@ def candidates() -> list[Path]:
     return found
 
 
-def find_jdk() -> Path:
-    """The first JDK >= MIN_JAVA in lookup order; raises :class:`JdkNotFound` with instructions."""
+def find_jdk(feature: int | None = None) -> Path:
+    """The first JDK >= MIN_JAVA in lookup order, or with ``feature`` the first JDK of exactly that feature version
+    (a study may time an old Lucene on an older JDK too); raises :class:`JdkNotFound` with instructions."""
     for home in candidates():
         version = feature_version(home)
-        if version is not None and version >= MIN_JAVA and is_jdk(home):
+        if version is not None and (version == feature if feature else version >= MIN_JAVA) and is_jdk(home):
             return home
+    if feature:
+        raise JdkNotFound(f"No JDK {feature} found (looked at $JAVA_HOME, {JVM_DIR}/*, and `java` on PATH); a "
+                          f"contender asks for one. On Debian/Ubuntu: apt-get install openjdk-{feature}-jdk-headless")
     raise JdkNotFound(HOW_TO_GET_ONE)
 
 

@@ -1,5 +1,5 @@
 """Command-line tools whose dependencies clash with the project's environment, each in a venv of its own; and
-Debian packages a test needs (:func:`apt_install`).
+Debian packages a test or a contender needs (:func:`apt_install`, :func:`jdk`).
 
 ``tools/<name>.txt`` pins a tool and all its dependencies; :func:`executable` installs them into
 ``.tools/<name>/`` on first use (again whenever the pins change) and returns the path of the tool's command.
@@ -14,6 +14,7 @@ import sys
 import venv
 from pathlib import Path
 
+from lrev import jdk as jdks
 from lrev.config import REPO
 
 PINS = REPO / "tools"
@@ -58,3 +59,16 @@ def apt_install(packages: list[str]) -> str | None:
     subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
     done = subprocess.run(install, env=env, capture_output=True, text=True)
     return None if done.returncode == 0 else f"{' '.join(install)} failed: {(done.stderr or done.stdout)[-2000:]}"
+
+
+def jdk(feature: int) -> Path:
+    """The home of a JDK of exactly ``feature`` (a contender that runs on an older JDK), installed from Debian's
+    ``openjdk-<feature>-jdk-headless`` if there is none; :class:`lrev.jdk.JdkNotFound` if that cannot be done."""
+    try:
+        return jdks.find_jdk(feature)
+    except jdks.JdkNotFound as missing:
+        print(f"tools: apt-get install openjdk-{feature}-jdk-headless ...", flush=True)
+        why = apt_install([f"openjdk-{feature}-jdk-headless"])
+        if why is not None:
+            raise jdks.JdkNotFound(f"{missing} (and could not install it: {why})") from None
+        return jdks.find_jdk(feature)

@@ -65,3 +65,14 @@ def test_maven_gets_quick_start_flags_unless_the_user_set_maven_opts(monkeypatch
     env = engine.maven_env()
     assert env["MAVEN_OPTS"] == "-Xmx2g"
     assert env["JAVA_HOME"] == str(jdk.find_jdk())
+
+
+def test_a_feature_version_asked_for_finds_exactly_that_jdk_or_says_how_to_get_it(tmp_path, monkeypatch):
+    jvms = tmp_path / "jvm"
+    old, new = fake_jdk(jvms / "java-17", "17.0.15"), fake_jdk(jvms / "temurin-25", "25.0.1")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setattr(jdk, "JVM_DIR", jvms)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert (jdk.find_jdk(), jdk.find_jdk(17)) == (new, old)
+    with pytest.raises(jdk.JdkNotFound, match="No JDK 11 found.*apt-get install openjdk-11-jdk-headless"):
+        jdk.find_jdk(11)

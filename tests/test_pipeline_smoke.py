@@ -99,14 +99,16 @@ def test_every_version_has_results_with_provenance(smoke_run):
         assert (measured.groupby(["round", "contender"])["fork"].nunique() == 1).all()
         assert set(measured["round"]) == set(range(pk["rounds"]))
         mixed = pd.read_parquet(out / "mixed.parquet")
-        # The mixed JVM runs the parallel collector: the G1 contenders run only in G1 JVMs of their own, as the
-        # JVM itself reports.
-        parallel = {c for c in contenders if pk_layout.collector(c) == "parallel"}
-        assert set(mixed["contender"]) == parallel
-        assert (mixed.groupby("round")["contender"].nunique() == len(parallel)).all()
+        # The mixed JVM runs the parallel collector on the default JDK: the JVM variants (G1, another JDK) run only in
+        # JVMs of their own, as the JVM itself reports.
+        plain_jvm = {c for c in contenders if not pk_layout.jvm_variant(c)}
+        assert set(mixed["contender"]) == plain_jvm
+        assert (mixed.groupby("round")["contender"].nunique() == len(plain_jvm)).all()
         for c in contenders:
             jvm = json.loads((out / "forks" / "round-0" / f"alone-{c}" / "jvm.json").read_text())
             assert ("-XX:+UseG1GC" in jvm["jvm_arguments"]) == (pk_layout.collector(c) == "g1"), c
+            java = pk_layout.java(c)
+            assert (java is None) != jvm["java_version"].startswith(f"{java}."), (c, jvm["java_version"])
         plain = pd.read_parquet(out / "plain.parquet")
         # Lookup strategies over another format's index (the global map, the +seekCeil lookups) have no plain
         # loop and no reopen run of their own.

@@ -79,3 +79,16 @@ def test_a_g1_contender_is_its_format_under_another_collector():
     assert layout.strategy("FST50@G1")
     pk = {"contenders": {"10.6.0": ["default", "FST50", "FST50@G1", "default+seekCeil"]}}
     assert layout.indexed_contenders(pk, "10.6.0") == ["default", "FST50", "default+seekCeil"]
+
+
+def test_a_jdk_contender_is_its_format_on_another_jdk():
+    from lrev.pk import layout
+    assert contenders.unknown("4.10.4", ["default@JDK17", "Memory+seekCeil@JDK17"]) == []
+    assert contenders.unknown("4.10.4", ["Nope@JDK17"]) == ["Nope@JDK17"]
+    assert (layout.engine_name("Memory+seekCeil@JDK17"), layout.index_of("default@JDK17")) == ("Memory+seekCeil",
+                                                                                                "default")
+    assert (layout.java("default@JDK17"), layout.java("default@G1"), layout.java("default")) == (17, None, None)
+    assert layout.collector("default@JDK17") == "parallel" and layout.strategy("default@JDK17")
+    assert [layout.jvm_variant(c) for c in ("default@JDK17", "FST50@G1", "default+seekCeil")] == [True, True, False]
+    pk = {"contenders": {"4.10.4": ["default", "default@JDK17", "Memory@G1"]}}
+    assert layout.indexed_contenders(pk, "4.10.4") == ["default"]

@@ -57,7 +57,7 @@ def available(version: str) -> list[str]:
 def unknown(version: str, names: Iterable[str]) -> list[str]:
     """The ``names`` (in their order) that Lucene ``version`` does not accept; any ``*-aa`` name counts
     as unknown, since the pipeline adds the A/A contender itself. A format's name with ``+seekCeil`` is
-    accepted; the global map's is not (it seeks nothing). Any accepted name with ``@G1`` is too."""
+    accepted; the global map's is not (it seeks nothing). Any accepted name with ``@G1`` or ``@JDK<n>`` is too."""
     known = set(available(version))
     return [name for name in names if name.endswith(AA_SUFFIX) or _unknown_to_engine(known, engine_name(name))]
 

@@ -68,9 +68,10 @@ def _legend(fig: plt.Figure, axes: np.ndarray) -> None:
 
 
 def _no_aa(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every contender but the A/A, under the parallel collector (the G1 contenders have a figure of their own)."""
-    parallel = frame["contender"].map(lambda c: layout.collector(c) == "parallel")
-    return frame[(frame["contender"] != layout.AA) & parallel]
+    """Every contender but the A/A, in the default JVM (the G1 contenders have a figure of their own, the other
+    JDK's a table)."""
+    default_jvm = ~frame["contender"].map(layout.jvm_variant)
+    return frame[(frame["contender"] != layout.AA) & default_jvm]
 
 
 def _configured(lookups: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork, plan
+from lrev import engine, fork, plan, tools
 from lrev.config import REPO
 from lrev.io import read_json, verify, write_parquet
 from lrev.pk import layout, plain, results
@@ -44,7 +44,7 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
     def measure(contender: str) -> fork.Job:
         return fork.Job(results.ALONE + contender, lambda r, out: fork.run(
             "pk.measure", version, {**payload, "round": r, "contender": contender}, out,
-            layout.collector(contender)), group=contender)
+            layout.collector(contender), layout.java(contender)), group=contender)
 
     def plain_loop(contender: str) -> fork.Job:
         cond = layout.seed_condition(pk)
@@ -66,6 +66,9 @@ def run(root: Path, version: str, pk: dict[str, Any]) -> Path:
     (:func:`layout.for_version`: its ladder, if any); returns their folder."""
     pk = layout.for_version(pk, version)
     verify_inputs(root, version, pk)
+    # Every other JDK a contender runs on is there before the first fork starts (installed if need be).
+    for java in sorted({layout.java(c) for c in layout.timed_contenders(pk, version)} - {None}):
+        tools.jdk(java)
     todo = jobs(root, version, pk)
     return fork.run_rounds(todo, pk["rounds"], pk["seed"],
                            layout.results_dir(root, version) / "forks", fingerprint(version, pk),

@@ -24,6 +24,11 @@ SEEK_CEIL = "+seekCeil"
 #: Suffix of a contender measured in JVMs that run G1, production's collector, instead of the parallel collector
 #: of every other measurement (lrev.bridge.jvm_flags): the same lookups on the same index, another collector.
 G1 = "@G1"
+#: Suffix of a contender measured in JVMs of another JDK, its feature version after it (``@JDK17``), instead of the
+#: default JDK of every other measurement (lrev.jdk.find_jdk): the same lookups on the same index, another JDK.
+JDK = "@JDK"
+#: A JVM variant's suffix: the same contender in JVMs that differ from every other measurement's.
+_VARIANT = re.compile(r"(@G1|@JDK[0-9]+)$")
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
 #: The contender every version runs and every ratio is taken against (lrev.pk.study.BASELINE).
@@ -55,8 +60,13 @@ def index_path(root: Path, version: str, corpus: str, contender: str, layout: st
 
 
 def engine_name(contender: str) -> str:
-    """The name the engine knows ``contender`` by: the collector is the JVM's, not the engine's."""
-    return contender.removesuffix(G1)
+    """The name the engine knows ``contender`` by: the collector and the JDK are the JVM's, not the engine's."""
+    return _VARIANT.sub("", contender)
+
+
+def jvm_variant(contender: str) -> bool:
+    """Whether ``contender`` is another contender timed in JVMs of another collector or JDK."""
+    return engine_name(contender) != contender
 
 
 def collector(contender: str) -> str:
@@ -64,14 +74,20 @@ def collector(contender: str) -> str:
     return "g1" if contender.endswith(G1) else "parallel"
 
 
+def java(contender: str) -> int | None:
+    """The JDK feature version of ``contender``'s JVMs; None: the default JDK."""
+    variant = _VARIANT.search(contender)
+    return int(variant.group(1).removeprefix(JDK)) if variant and variant.group(1).startswith(JDK) else None
+
+
 def index_of(contender: str) -> str:
-    """The contender whose index ``contender`` reads: itself, unless it is a lookup strategy or runs under G1."""
+    """The contender whose index ``contender`` reads: itself, unless it is a lookup strategy or a JVM variant."""
     name = engine_name(contender).removesuffix(SEEK_CEIL)
     return INDEX_OF.get(name, name)
 
 
 def strategy(contender: str) -> bool:
-    """Whether ``contender`` reads another contender's index (a lookup strategy, or the same lookups under G1):
+    """Whether ``contender`` reads another contender's index (a lookup strategy, or the same lookups in other JVMs):
     it has no NRT reopen or plain-loop cross-check of its own."""
     return index_of(contender) != contender
 
@@ -169,9 +185,9 @@ def timed_contenders(pk: dict[str, Any], version: str) -> list[str]:
 
 
 def indexed_contenders(pk: dict[str, Any], version: str, corpus: str | None = None) -> list[str]:
-    """The configured contenders the indexer is asked for: a G1 contender reads its format's index; a ladder's
+    """The configured contenders the indexer is asked for: a JVM variant reads its format's index; a ladder's
     corpus holds the indexes of the ladder's contenders only."""
-    listed = [c for c in pk["contenders"][version] if collector(c) == "parallel"]
+    listed = [c for c in pk["contenders"][version] if not jvm_variant(c)]
     if corpus is not None and corpus.startswith(LADDER_PREFIX):
         read = {index_of(c) for c in pk["ladder"]["contenders"]}
         return [c for c in listed if c in read]

@@ -124,6 +124,13 @@ def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
             "below": int((table["high"] < 1).sum()), "above": int((table["low"] > 1).sum()), "total": len(table)}
 
 
+def jdk_numbers(data: summary.PkResults) -> list[dict[str, Any]]:
+    """Each contender timed on another JDK too: its lookups/s on the default JDK ÷ on that one, seed setting."""
+    return [{"version": r.version, "contender": r.contender, "java": int(r.java), "ratio": fmt(r.value),
+             "ci": interval(r.low, r.high, n=int(r.n))}
+            for r in summary.jdk_table(data.lookups).itertuples()]
+
+
 def parameters_text(p: dict[str, Any]) -> str:
     """The measurement parameters of one version's run, in a sentence, for the provenance appendix."""
     return (f"{p['rounds']} rounds of forks (the mixed JVM in the first {p['mixed_rounds']}), iterations ≥ {p['iteration_ms']} ms, warm-up "
@@ -175,6 +182,7 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
         "jvm_spread": jvm_spread(data),
         "crosscheck_power": crosscheck_power(data),
         "mixed": mixed_numbers(data),
+        "jdk": jdk_numbers(data),
         # Every measured iteration, alone and in the mixed JVM.
         "timing_hygiene": timing_hygiene(pd.concat([data.lookups, data.mixed], ignore_index=True)),
         "figures": {name: str((figures / f"{name}.png").resolve()) for name in FIGURES},

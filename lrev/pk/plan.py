@@ -44,12 +44,12 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     :mod:`lrev.pk.tasks` runs them), one ``iteration_ms`` per series and iteration: an ``alone-`` fork's seed
     series (:func:`layout.cold_warmup`), then its other series interleaved, then the ladder's (a ladder
     contender's), then an index's NRT reopens; a
-    ``plain-`` fork's loop; the ``mixed`` fork's series, one per parallel-collector contender of the version that
-    times the most."""
+    ``plain-`` fork's loop; the ``mixed`` fork's series, one per contender in the default JVM (no JVM variant) of the version
+    that times the most."""
     it = settings["iteration_ms"] / 1000
     measure = settings["measure_iterations"]
     if fork == results.MIXED:
-        n = max(sum(layout.collector(c) == "parallel" for c in layout.timed_contenders(settings, v))
+        n = max(sum(not layout.jvm_variant(c) for c in layout.timed_contenders(settings, v))
                 for v in settings["versions"])
         return (layout.cold_warmup(settings, n) + measure) * n * it
     if fork.startswith(results.PLAIN):

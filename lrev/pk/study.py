@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from lrev import studies
+from lrev import engine, studies
 from lrev.config import ConfigError
 from lrev.pk import contenders, layout
 from lrev.studies import Quantity
@@ -42,6 +42,7 @@ def check(pk: dict[str, Any]) -> None:
             raise ConfigError(f"config error at 'pk.contenders.{version}': unknown contender "
                               f"{', '.join(repr(b) for b in bad)} (Lucene {version} has: "
                               f"{', '.join(contenders.available(version))})")
+        check_jdks(version, listed)
     if pk["min_warmup"] > pk["max_warmup"]:
         raise ConfigError("config error at 'pk.min_warmup': "
                           f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
@@ -52,6 +53,17 @@ def check(pk: dict[str, Any]) -> None:
     if pk["segment_docs"] > smallest:
         raise ConfigError(f"config error at 'pk.segment_docs': {pk['segment_docs']} exceeds the smallest corpus "
                           f"({smallest} docs)")
+
+
+def check_jdks(version: str, listed: Sequence[str]) -> None:
+    """A contender on another JDK needs an engine whose class files that JDK loads: the release the engine is
+    compiled for (:func:`lrev.engine.release`) must not exceed it."""
+    target = engine.release(version)
+    old = [c for c in listed if (layout.java(c) or target) < target]
+    if old:
+        raise ConfigError(f"config error at 'pk.contenders.{version}': {', '.join(repr(c) for c in old)} would run "
+                          f"on a JDK older than Java {target}, which the engine for Lucene {version} is compiled for "
+                          f"(engine/shims/lucene<major>/build.properties, maven.compiler.release)")
 
 
 def check_ladder(pk: dict[str, Any]) -> None:

@@ -149,17 +149,30 @@ def scaling_table(lookups: pd.DataFrame) -> pd.DataFrame:
 def collector_table(lookups: pd.DataFrame) -> pd.DataFrame:
     """Each G1 contender ÷ the same contender under the parallel collector (its own JVMs each), seed setting,
     paired by round; ``contender`` and ``family`` name the format."""
+    return _variant_table(lookups, lambda c: layout.collector(c) == "g1", default_over_variant=False)
+
+
+def jdk_table(lookups: pd.DataFrame) -> pd.DataFrame:
+    """Each contender on the default JDK ÷ the same contender on another JDK (``java``: its feature version), its
+    own JVMs each, seed setting, paired by round: above 1, today's JDK looks keys up faster."""
+    table = _variant_table(lookups, lambda c: layout.java(c) is not None, default_over_variant=True)
+    return table.assign(java=table["variant"].map(layout.java)) if len(table) else table
+
+
+def _variant_table(lookups: pd.DataFrame, is_variant, default_over_variant: bool) -> pd.DataFrame:
+    """A JVM variant's lookups/s against the same contender's in the default JVM, seed setting, paired by round."""
     alone = seed_setting(lookups)
     rows = []
     for (version, contender), mine in alone.groupby(["version", "contender"], sort=True):
-        if layout.collector(contender) == "parallel":
+        if not is_variant(contender):
             continue
         name = layout.engine_name(contender)
         base = alone[(alone["version"] == version) & (alone["contender"] == name)]
         if base.empty:
             continue
-        rows.append({"version": version, "contender": name, "family": base["family"].iloc[0],
-                     **estimate_columns(rounds.ratio(mine, base, "lookups_per_s")),
+        a, b = (base, mine) if default_over_variant else (mine, base)
+        rows.append({"version": version, "contender": name, "variant": contender, "family": base["family"].iloc[0],
+                     **estimate_columns(rounds.ratio(a, b, "lookups_per_s")),
                      "stable": bool(mine["stable"].all() and base["stable"].all())})
     return by_version(pd.DataFrame(rows))
 

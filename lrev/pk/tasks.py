@@ -92,11 +92,11 @@ def _labelled(tables: dict[str, pd.DataFrame], contender: str) -> dict[str, pd.D
 def mixed(root: str, version: str, round: int, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """The mixed-JVM experiment: every contender of the seed's setting in this one JVM, interleaved, as the
     harness used to measure them. Compared with each contender alone, it shows what sharing a JVM costs. Its
-    JVM is as cold as a contender's own, and warms up for at least as long (in wall time). The G1 contenders are
-    not in it: this JVM runs the parallel collector."""
+    JVM is as cold as a contender's own, and warms up for at least as long (in wall time). The JVM variants
+    (G1, another JDK) are not in it: this JVM runs the parallel collector on the default JDK."""
     cond = layout.seed_condition(pk)
     series = [(c, cond, layout.SEED_SETTING["threads"]) for c in layout.timed_contenders(pk, version)
-              if layout.collector(c) == "parallel"]
+              if not layout.jvm_variant(c)]
     return {"lookups": engine.lookups(_spec(Path(root), version, pk, series, _seed(pk, round, "mixed"),
                                             min_warmup=layout.cold_warmup(pk, len(series))))}
 
