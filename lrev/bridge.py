@@ -109,7 +109,7 @@ def start(version: str, study: str, collector: str = PARALLEL, java: int | None 
                                f"{_running.get('java') or 'default'}); JPype cannot start a second JVM for {study} on "
                                f"{version} ({collector}, JDK {java or 'default'}): use a new process (lrev.fork)")
         return list(_running["flags"])
-    home = jdk.find_jdk(java)
+    home = jdk.find_jdk(java)  # None: the default JDK
     flags = jvm_flags(version, home, collector)
     jpype.startJVM(str(jdk.libjvm(home)), *flags, classpath=engine.classpath(study, version),
                    convertStrings=False)

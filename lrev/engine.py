@@ -38,10 +38,11 @@ def _properties(path: Path) -> dict[str, str]:
     return {key.strip(): value.strip() for key, value in pairs}
 
 
-def release(version: str) -> int:
-    """The Java release the engine for Lucene ``version`` is compiled for: its shim's ``maven.compiler.release``, else
-    engine/pom.xml's. A JDK older than that cannot load it."""
-    own = shim_properties(version).get("maven.compiler.release")
+def release(study: str, version: str) -> int:
+    """The Java release the engine of ``study`` for Lucene ``version`` is compiled for: ``maven.compiler.release`` as
+    :func:`mvn` passes it (the shim's, then the study's own properties), else engine/pom.xml's. A JDK older than that
+    cannot load it."""
+    own = {**shim_properties(version), **study_properties(study, version)}.get("maven.compiler.release")
     if own is None:
         own = re.search(r"<maven\.compiler\.release>(\d+)<", (ENGINE / "pom.xml").read_text()).group(1)
     return int(own)

@@ -9,7 +9,7 @@ Why rounds: this VM drifts by tens of percent over minutes and JVM starts are bi
 runs one fork of every job in an order shuffled for that round, so drift hits every contender
 alike and ratios pair fork by fork within a round.
 
-    python -m lrev.fork TASK VERSION PAYLOAD.json OUTDIR [COLLECTOR]
+    python -m lrev.fork TASK VERSION PAYLOAD.json OUTDIR [COLLECTOR [JAVA]]
 
 runs task ``<study>.<name>``, the function ``name`` of ``lrev.<study>.tasks``, which takes the
 payload's keys and returns ``{table: DataFrame}``; the child writes ``OUTDIR/<table>.parquet`` and
@@ -76,7 +76,7 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
         json.dump(payload, f)
     try:
         with open(out / FORK_LOG, "w") as log:
-            jvm = [collector, *([str(java)] if java else [])]
+            jvm = [collector, *([] if java is None else [str(java)])]
             done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), *jvm],
                                   env={**os.environ, _PARENT_ENV: str(os.getpid())}, stdout=log,
                                   stderr=subprocess.STDOUT)

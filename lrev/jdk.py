@@ -1,4 +1,5 @@
-"""Find a JDK >= 21 (Lucene 10 needs Java 21): ``JAVA_HOME``, then ``/usr/lib/jvm/*``, then ``java`` on PATH.
+"""Find a JDK >= 21 (Lucene 10 needs Java 21), or one of a given feature version (a contender on an older JDK):
+``JAVA_HOME``, then ``/usr/lib/jvm/*``, then ``java`` on PATH.
 
 Standard library only: the ``run`` script calls it before the venv exists.
 ``python -m lrev.jdk`` prints the chosen JDK home, or explains how to get one and exits 1.
@@ -67,9 +68,9 @@ def find_jdk(feature: int | None = None) -> Path:
     (a study may time an old Lucene on an older JDK too); raises :class:`JdkNotFound` with instructions."""
     for home in candidates():
         version = feature_version(home)
-        if version is not None and (version == feature if feature else version >= MIN_JAVA) and is_jdk(home):
+        if version is not None and (version >= MIN_JAVA if feature is None else version == feature) and is_jdk(home):
             return home
-    if feature:
+    if feature is not None:
         raise JdkNotFound(f"No JDK {feature} found (looked at $JAVA_HOME, {JVM_DIR}/*, and `java` on PATH); a "
                           f"contender asks for one. On Debian/Ubuntu: apt-get install openjdk-{feature}-jdk-headless")
     raise JdkNotFound(HOW_TO_GET_ONE)

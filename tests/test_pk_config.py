@@ -31,6 +31,9 @@ from lrev.pk import forks, layout
     ({"pk": {"contenders": {"10.6.0": ["default", "Memory@G1"]}}}, "'Memory@G1'"),
     # Another JDK must load the engine's class files: 7.7.3's engine is compiled for Java 21, not 17.
     ({"pk": {"contenders": {"7.7.3": ["default", "default@JDK17"]}}}, "'default@JDK17' would run on a JDK older"),
+    # A JVM variant is paired with its contender in the default JVM, whose index it reads.
+    ({"pk": {"contenders": {"4.10.4": ["default", "Memory@JDK17"]}}}, "'Memory@JDK17' runs 'Memory' in other JVMs"),
+    ({"pk": {"contenders": {"4.10.4": ["default", "default@JDK0"]}}}, "pk.contenders.4.10.4.1"),
     # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.6.0).
     ({"scale": "default", "pk": {"contenders": {"9.12.3": ["Nope"]}}}, "pk.contenders.9.12.3': unknown contender 'Nope'"),
     # The size ladder: sizes that do not increase or reach the seq corpus, contenders no version runs, a ladder

@@ -27,9 +27,9 @@ from lrev.pk import layout, summary
 from lrev.tables import select
 
 FIGURES = ("pk_lookups", "pk_ratio", "pk_bytes", "pk_reopen", "pk_threads", "pk_mixed", "pk_collector")
+"""Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
 #: The figures paper/pk.typ prints narrower than the text, by their share of its width (lrev.plots.figure).
 WIDTHS = {"pk_threads": 0.85, "pk_mixed": 0.85, "pk_collector": 0.85}
-"""Figure names; Snakemake declares FIGDIR/<name>.<fmt> for each name and format."""
 
 FAMILY_ORDER = ("default", "Pulsing41", "Memory", "FST", "Direct", "BlockTreeOrds", "BloomFilter", "UniformSplit",
                 "GlobalPkMap")

@@ -28,7 +28,7 @@ G1 = "@G1"
 #: default JDK of every other measurement (lrev.jdk.find_jdk): the same lookups on the same index, another JDK.
 JDK = "@JDK"
 #: A JVM variant's suffix: the same contender in JVMs that differ from every other measurement's.
-_VARIANT = re.compile(r"(@G1|@JDK[0-9]+)$")
+_VARIANT = re.compile(r"(@G1|@JDK[1-9][0-9]*)$")
 #: The index without an id field; subtracting it attributes bytes to the id field.
 BASELINE = "baseline"
 #: The contender every version runs and every ratio is taken against (lrev.pk.study.BASELINE).

@@ -8,10 +8,11 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from lrev import config, stats
+from lrev import config, fork, stats
 from lrev.io import read_json
 from lrev.paper import fmt, interval, provenance_row
 from lrev.pk import layout, summary
+from lrev.pk import results as pk_results
 from lrev.pk.figures import FIGURES
 from lrev.pk.layout import SEED_SETTING
 from lrev.pk.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
@@ -124,11 +125,19 @@ def mixed_numbers(data: summary.PkResults) -> dict[str, Any]:
             "below": int((table["high"] < 1).sum()), "above": int((table["low"] > 1).sum()), "total": len(table)}
 
 
-def jdk_numbers(data: summary.PkResults) -> list[dict[str, Any]]:
-    """Each contender timed on another JDK too: its lookups/s on the default JDK ÷ on that one, seed setting."""
-    return [{"version": r.version, "contender": r.contender, "java": int(r.java), "ratio": fmt(r.value),
+def jdk_numbers(data: summary.PkResults, results: Path) -> list[dict[str, Any]]:
+    """Each contender timed on another JDK too: its lookups/s on the default JDK ÷ on that one, seed setting, with
+    the build of that JDK as its first fork reported it (the manifest's JDK is the default one)."""
+    return [{"version": r.version, "contender": r.contender, "java": int(r.java),
+             "build": _fork_java(results, r.version, r.variant), "ratio": fmt(r.value),
              "ci": interval(r.low, r.high, n=int(r.n))}
             for r in summary.jdk_table(data.lookups).itertuples()]
+
+
+def _fork_java(results: Path, version: str, contender: str) -> str:
+    forks = layout.results_dir(results.parent, version) / "forks"
+    report = min(forks.glob(f"round-*/{pk_results.ALONE}{contender}/{fork.JVM_REPORT}"))
+    return read_json(report)["java_version"]
 
 
 def parameters_text(p: dict[str, Any]) -> str:
@@ -182,7 +191,7 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
         "jvm_spread": jvm_spread(data),
         "crosscheck_power": crosscheck_power(data),
         "mixed": mixed_numbers(data),
-        "jdk": jdk_numbers(data),
+        "jdk": jdk_numbers(data, results),
         # Every measured iteration, alone and in the mixed JVM.
         "timing_hygiene": timing_hygiene(pd.concat([data.lookups, data.mixed], ignore_index=True)),
         "figures": {name: str((figures / f"{name}.png").resolve()) for name in FIGURES},

@@ -63,7 +63,9 @@ def collect(forks_dir: Path, version: str, pk: dict[str, Any]) -> tuple[dict[str
                 parts["plain"].append(_label(plain, version, r, job.name, pk))
                 continue
             tables = fork.tables(job)
-            jvm = jvm or fork.jvm_report(job)
+            # The manifest's JDK is the one every contender but the JVM variants ran on.
+            if jvm is None and not layout.jvm_variant(job.name.removeprefix(ALONE)):
+                jvm = fork.jvm_report(job)
             if job.name == MIXED:
                 parts["mixed"].append(_label(tables["lookups"], version, r, job.name, pk))
             else:

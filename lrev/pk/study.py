@@ -43,6 +43,12 @@ def check(pk: dict[str, Any]) -> None:
                               f"{', '.join(repr(b) for b in bad)} (Lucene {version} has: "
                               f"{', '.join(contenders.available(version))})")
         check_jdks(version, listed)
+        # A JVM variant is judged against its contender in the default JVM, whose index it reads.
+        alone = [c for c in listed if layout.jvm_variant(c) and layout.engine_name(c) not in listed]
+        if alone:
+            raise ConfigError(f"config error at 'pk.contenders.{version}': {', '.join(repr(c) for c in alone)} "
+                              f"runs {', '.join(repr(layout.engine_name(c)) for c in alone)} in other JVMs, "
+                              "which must be a contender too")
     if pk["min_warmup"] > pk["max_warmup"]:
         raise ConfigError("config error at 'pk.min_warmup': "
                           f"{pk['min_warmup']} exceeds max_warmup {pk['max_warmup']}")
@@ -58,8 +64,8 @@ def check(pk: dict[str, Any]) -> None:
 def check_jdks(version: str, listed: Sequence[str]) -> None:
     """A contender on another JDK needs an engine whose class files that JDK loads: the release the engine is
     compiled for (:func:`lrev.engine.release`) must not exceed it."""
-    target = engine.release(version)
-    old = [c for c in listed if (layout.java(c) or target) < target]
+    target = engine.release("pk", version)
+    old = [c for c in listed if layout.java(c) is not None and layout.java(c) < target]
     if old:
         raise ConfigError(f"config error at 'pk.contenders.{version}': {', '.join(repr(c) for c in old)} would run "
                           f"on a JDK older than Java {target}, which the engine for Lucene {version} is compiled for "
