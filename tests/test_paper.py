@@ -367,7 +367,7 @@ def test_lib_renders_a_verdict_at_the_seed_size_in_the_matrix_and_its_figure(fix
     table, image = json.loads(typst.query(str(doc), "figure", **compile_args))
     rows = " ".join(_text(table["body"]).split())
     assert "9.12.3speed-up1.50 [1.20, 1.90], n=5 untestable" in rows  # cells print without a space between them
-    assert "loglog: 1,000,000, 4,000,000, 16,000,000140.00 [110.00, 180.00], n=4 holds" in rows
+    assert "loglog: 1,000,000, 4,000,000, 16,000,000140 [110, 180], n=4 holds" in rows
     caption = " ".join(_text(image["caption"]).split())
     assert "Claim c-1 at the seeds size" in caption and "9.12.3 holds" in caption  # smart quotes print apart
 
