@@ -42,7 +42,7 @@ COUNTS = {
 }
 SINGULAR = {"cell", "holds", "fails", "answers", "is"}
 #: A count of one with a plural noun or verb, anywhere in the text (a version number's last digit is no count).
-PLURAL_AFTER_ONE = re.compile(r"(?<![\w.\-])1 (cells|claims|studies|jobs|rules|rounds|forks|are|do|hold|fail)\b")
+PLURAL_AFTER_ONE = re.compile(r"(?<![\w.\-])1 (cells|claims|studies|jobs|rules|rounds|forks|steps|iterations|runs|are|do|hold|fail)\b")
 WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
 
 
