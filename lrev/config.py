@@ -113,11 +113,10 @@ class Config:
         return list(self.raw["lucene_versions"])
 
     def resolved(self) -> dict[str, Any]:
-        """What the run measures: the scale, whether measurements had the machine to themselves, the versions,
-        every fork's heap, each study's effective settings and time budget (not where the outputs go)."""
+        """What the run measures: the scale, whether measurements had the machine to themselves, the versions
+        and each study's effective settings (not where the outputs go)."""
         return {"scale": self.scale, "exclusive": self.exclusive, "lucene_versions": self.lucene_versions,
-                "heap": self.raw["heap"], "studies": self.studies,
-                "budgets": {name: self.budget(name) for name in self.studies}}
+                "studies": self.studies}
 
     @property
     def digest(self) -> str:

@@ -70,13 +70,14 @@ def test_second_run_has_nothing_to_do(smoke_run):
 @pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
 def test_listing_one_study_reruns_no_job_of_any_study(smoke_run, study):
     # Each study's jobs depend on its own inputs only: after a run of all of them, a paper of one
-    # rebuilds the paper, its seed-scale plan (over the studies listed) and the gallery, nothing else.
+    # rebuilds the paper, its resolved config, its seed-scale plan (over the studies listed) and the gallery, nothing
+    # else.
     root, _, _ = smoke_run
     dry = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "2", "--config", "scale=smoke",
                           f"outdir={root.parent}", f"studies=[{study}]"], cwd=REPO, capture_output=True, text=True)
     assert dry.returncode == 0, dry.stderr[-2000:]
     rules = set(re.findall(r"^(?:local)?rule (\w+):", dry.stdout + dry.stderr, re.M))
-    assert rules <= {"paper", "plan", "gallery", "all"}
+    assert rules <= {"paper", "resolved_config", "plan", "gallery", "all"}
 
 
 def test_every_version_has_results_with_provenance(smoke_run):

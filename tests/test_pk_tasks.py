@@ -57,7 +57,7 @@ def test_a_g1_contender_runs_its_format_in_a_g1_jvm_and_is_labelled_as_itself(mo
     assert tasks._seed(pk, 0, layout.engine_name("FST50@G1")) == tasks._seed(pk, 0, "FST50")
 
     collectors = {}
-    monkeypatch.setattr(fork, "run", lambda task, version, payload, out, collector="parallel":
+    monkeypatch.setattr(fork, "run", lambda task, version, payload, out, collector="parallel", java=None:
                         collectors.setdefault(payload["contender"], collector))
     for job in forks.jobs(tmp_path, "10.6.0", pk):
         if job.name.startswith("alone-"):

@@ -121,7 +121,7 @@ def ratio_figure(data: summary.PkResults) -> plt.Figure:
     return fig
 
 
-BYTES_METRICS = {"heap": "heap", "ram": "RAM (heap + resident mapped)", "disk": "disk"}
+BYTES_METRICS = {"heap": "heap", "ram": "RAM (heap + mapped)", "disk": "disk"}
 
 
 def bytes_figure(data: summary.PkResults) -> plt.Figure:
@@ -137,7 +137,7 @@ def bytes_figure(data: summary.PkResults) -> plt.Figure:
             ax = axes[r][c]
             _ci_points(ax, table[(table["metric"] == metric) & (table["corpus"] == corpus)], versions, palette)
             plots.log_y(ax)
-            ax.set(title=f"{BYTES_METRICS[metric]}, {corpus} ids", xlabel="Lucene version",
+            ax.set(title=f"{BYTES_METRICS[metric]},\n{corpus} ids", xlabel="Lucene version",
                    ylabel=f"{metric} bytes/doc")
     _legend(fig, axes)
     return fig
