@@ -210,7 +210,8 @@ def main(argv: list[str]) -> int:
     task, version, payload_file, out, *jvm = argv
     _die_with_parent()
     function = task_function(task)
-    collector, java = (jvm + [bridge.PARALLEL])[0], int(jvm[1]) if len(jvm) > 1 else None
+    collector = jvm[0] if jvm else bridge.PARALLEL
+    java = int(jvm[1]) if len(jvm) > 1 else None
     flags = bridge.start(version, task.partition(".")[0], collector, java)
     result = function(**read_json(payload_file))
     for name, table in result.items():

@@ -76,8 +76,8 @@ def collector(contender: str) -> str:
 
 def java(contender: str) -> int | None:
     """The JDK feature version of ``contender``'s JVMs; None: the default JDK."""
-    variant = _VARIANT.search(contender)
-    return int(variant.group(1).removeprefix(JDK)) if variant and variant.group(1).startswith(JDK) else None
+    found = re.search(JDK + r"([1-9][0-9]*)$", contender)
+    return int(found.group(1)) if found else None
 
 
 def index_of(contender: str) -> str:
