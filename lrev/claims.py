@@ -21,7 +21,8 @@ verdict. In this order, the first that applies:
 
 Two more need no measurement: ``n/a`` (the claim cannot be re-run on that
 version; the reason is in the registry) and ``answer`` (a question: the answer
-is measured rather than judged). The withheld verdicts still say which way the
+is measured rather than judged; too few rounds or an unconverged series withhold
+it as they would a claim's verdict). The withheld verdicts still say which way the
 interval leans (``leaning``: the verdict it alone would give).
 
 The noise band f >= 1 is the farther bound of the passing A/A interval
@@ -299,6 +300,12 @@ def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: b
     if not converged:
         return "unconverged"
     return interval_verdict
+
+
+def answered(n: int, converged: bool) -> dict[str, str]:
+    """A question's verdict: ``answer``, unless too few rounds or an unconverged series withhold it as they would a
+    claim's. The answer itself is kept either way; it has no side to lean to."""
+    return {"verdict": withhold("answer", n, None, converged)}
 
 
 def _noisiness(aa: stats.Estimate) -> float:
@@ -591,7 +598,7 @@ class _Judge:
         converged = self.converged(quantity, *((c, where, self.version) for c in candidates))
         return {"label": part["label"], "quantity": part["quantity"], "b": b, "where_a": where, "where_b": where,
                 "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round", **best.to_dict(),
-                "failed_rounds": failed, "converged": converged, "verdict": "answer",
+                "failed_rounds": failed, "converged": converged, **answered(best.n, converged),
                 "answer": {"contender": name, "family": family, "runner_up": runner_up,
                            "margin_vs_runner_up": margin.to_dict(),
                            "separated": bool(margin.low > 1) if not math.isnan(margin.low) else False,
@@ -605,7 +612,7 @@ class _Judge:
         return {"label": part["label"], "quantity": part["quantity"], "a": a, "b": b, "where_a": where_a,
                 "where_b": where_b, "statistic": f"geomean of per-fork {part.get('statistic') or 'mean'} ratios",
                 "pairing": "paired by round",
-                **est.to_dict(), "failed_rounds": failed, "converged": converged, "verdict": "answer",
+                **est.to_dict(), "failed_rounds": failed, "converged": converged, **answered(est.n, converged),
                 "answer": {"ratio": est.to_dict()}}
 
     def run(self) -> dict:
@@ -613,7 +620,7 @@ class _Judge:
         row: dict[str, Any] = {"claim": self.claim["id"], "version": self.version, "kind": self.claim["kind"],
                                "parts": parts, "reason": None}
         if self.claim["kind"] == "question":
-            row["verdict"] = "answer"
+            row.update(answered(parts[0]["n"], parts[0]["converged"]))
             row["answer"] = parts[0]["answer"]
         else:
             row["verdict"] = combine([p["verdict"] for p in parts])

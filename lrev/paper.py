@@ -85,7 +85,7 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
     for verdict in claims["verdicts"]:
         parts = []
         for part in verdict["parts"]:
-            if part.get("verdict") == "answer":
+            if "answer" in part:
                 answer = part["answer"]
                 measured = (f"{part['label']}: ×{estimate(answer['ratio'])}" if "ratio" in answer else
                             f"fastest: {answer['contender']}; ×{estimate(answer['margin_vs_runner_up'])} "

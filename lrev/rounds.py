@@ -94,6 +94,7 @@ def saving_ratio(whole: tuple[pd.DataFrame, pd.DataFrame], parts: list[tuple[pd.
 
 
 def location(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean",
-             confidence: float = stats.CONFIDENCE) -> stats.Estimate:
-    """Mean over forks of stat(fork), with a t interval over forks."""
-    return stats.location(list(by_round(rows, column).values()), statistic=statistic, confidence=confidence)
+             confidence: float = stats.CONFIDENCE, log: bool = False) -> stats.Estimate:
+    """Mean over forks of stat(fork), with a t interval over forks (geometric, on the log scale, with ``log``)."""
+    return stats.location(list(by_round(rows, column).values()), statistic=statistic, confidence=confidence,
+                          log=log)

@@ -172,19 +172,38 @@ def test_the_aa_reports_the_spread_of_one_jvm():
     assert aa["jvm_sd"] == pytest.approx(np.std(logs, ddof=1) / np.sqrt(2))
 
 
-def test_a_ratio_answer_gives_a_over_b_with_its_interval_and_no_threshold():
+def _ratio_question():
     registry = _registry()
     part = registry["claims"][0]["parts"][0]
     del part["expect"]
     part["answer"] = "ratio"
     registry["claims"][0]["kind"] = "question"
     claims.validate(registry)
+    return registry
+
+
+def test_a_ratio_answer_gives_a_over_b_with_its_interval_and_no_threshold():
+    registry = _ratio_question()
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
     row = _row(registry, results)
     expected = math.exp(np.mean(np.log(np.array([300.0, 310.0, 290.0, 305.0, 295.0]) / np.array(BASE))))
     assert row["verdict"] == "answer" and row["parts"][0]["verdict"] == "answer"
     ratio = row["answer"]["ratio"]
     assert ratio["value"] == pytest.approx(expected) and ratio["low"] < expected < ratio["high"] and ratio["n"] == 5
+
+
+def test_an_answer_from_two_rounds_is_underpowered_and_keeps_its_ratio():
+    results = _lookups({"FST50": [300.0, 310.0], "default": BASE[:2], study.AA: QUIET_AA[:2]})
+    row = _row(_ratio_question(), results)
+    assert row["verdict"] == "underpowered" and row["parts"][0]["verdict"] == "underpowered"
+    assert row["answer"]["ratio"]["n"] == 2 and row["answer"]["ratio"]["value"] > 2
+
+
+def test_an_answer_from_an_unconverged_series_is_withheld():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [1, 0, 1, 1, 1]})
+    row = _row(_ratio_question(), results)
+    assert row["verdict"] == "unconverged" and "ratio" in row["answer"]
 
 
 def test_a_ratio_answer_without_a_is_refused():

@@ -109,6 +109,17 @@ def test_the_cocktail_effect_compares_the_whole_saving_with_the_sum_of_the_parts
                             ["facet", "sort"]).empty
 
 
+def test_the_export_table_gives_each_run_a_geometric_mean_whose_interval_stays_above_zero():
+    # Three rounds of one fork; run 1 on an evicted index spreads widely, as it does on a shared disk.
+    first, second = [9.5, 1.0, 19.0], [2.0, 2.2, 1.8]
+    rows = [{"version": "7.7.3", "contender": "lucene7-index", "fork": f"f{r}", "round": r, "run": run,
+             "latency_ms": ms, "resident_before": 0, "index_bytes": 100}
+            for run, per_round in ((1, first), (2, second)) for r, ms in enumerate(per_round)]
+    row = summary.export_table(pd.DataFrame(rows)).iloc[0]
+    assert row["run1"] == pytest.approx(np.exp(np.log(first).mean())) and 0 < row["run1_low"] < row["run1_high"]
+    assert row["run2"] == pytest.approx(np.exp(np.log(second).mean())) and row["resident_share"] == 0
+
+
 def test_every_request_was_answered_alike_by_every_contender(data):
     answers = data.answers
     assert set(answers["contender"]) == set(SETTINGS["contenders"])

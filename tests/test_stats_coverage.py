@@ -54,3 +54,16 @@ def test_location_interval_covers_the_true_mean_at_95_percent(forks):
             truth = np.exp(sd**2 / 2 + 0.05**2 / 2)
             hits += est.low <= truth <= est.high
         assert hits / EXPERIMENTS >= FLOOR, f"coverage at n={forks}, sd={sd}: {hits / EXPERIMENTS}"
+
+
+@pytest.mark.parametrize("forks", [3, 5, 8])
+def test_log_location_interval_covers_the_true_geometric_mean_at_95_percent(forks):
+    rng = np.random.default_rng(1000 + forks)
+    # The true geometric mean of a fork's mean: exp(E[log mean of its iterations]); the level's log has mean 0.
+    truth = np.exp(np.mean(np.log(np.exp(rng.normal(0, 0.05, (200_000, 3))).mean(axis=1))))
+    for sd in SPREADS:
+        hits = 0
+        for _ in range(EXPERIMENTS):
+            est = stats.location([_fork(rng, rng.normal(0, sd)) for _ in range(forks)], log=True)
+            hits += est.low <= truth <= est.high
+        assert hits / EXPERIMENTS >= FLOOR, f"coverage at n={forks}, sd={sd}: {hits / EXPERIMENTS}"

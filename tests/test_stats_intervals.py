@@ -141,6 +141,21 @@ def test_location_interval_covers_the_true_mean_at_about_the_nominal_rate():
     assert hits >= 34  # nominal 95% of 40 = 38
 
 
+def test_a_log_location_is_the_geometric_mean_and_stays_above_zero_where_the_plain_one_does_not():
+    groups = [[9.5], [1.0], [19.0]]  # three forks of widely spread latencies, as the export's first runs show
+    plain, geometric = stats.location(groups), stats.location(groups, log=True)
+    assert plain.low < 0 < geometric.low < geometric.value < geometric.high
+    assert geometric.value == pytest.approx((9.5 * 1.0 * 19.0) ** (1 / 3))
+    logs = np.log([9.5, 1.0, 19.0])
+    half = scipy.stats.t.ppf(0.975, 2) * np.std(logs, ddof=1) / math.sqrt(3)
+    assert (geometric.low, geometric.high) == pytest.approx((math.exp(logs.mean() - half), math.exp(logs.mean() + half)))
+
+
+def test_a_log_location_refuses_a_non_positive_fork_naming_it():
+    with pytest.raises(ValueError, match="fork 1 of groups has non-positive mean"):
+        stats.location([[2.0], [0.0], [3.0]], log=True)
+
+
 def test_location_of_std_estimates_the_within_fork_spread():
     rng = np.random.default_rng(19)
     groups = _forks(rng, rng.normal(50, 5, 12), 25, 2.0)

@@ -27,7 +27,7 @@ def parameters_text(p: dict[str, Any]) -> str:
 
 
 def export_rows(data: summary.DvjResults, runs: int) -> list[dict[str, Any]]:
-    """The seed's export table: each contender's runs 1..n, in ms (mean over forks and its CI)."""
+    """The seed's export table: each contender's runs 1..n, in ms (geometric mean over forks and its CI)."""
     table = summary.export_table(data.export)
     return [{"version": r["version"], "contender": r["contender"], "label": layout.contender(r["contender"]).label,
              "resident": f"{r['resident_share'] * 100:.0f}%",

@@ -140,14 +140,15 @@ def concurrency(latency: pd.DataFrame) -> pd.DataFrame:
 
 
 def export_table(export: pd.DataFrame) -> pd.DataFrame:
-    """The seed's export table: per contender, each run's latency (mean over forks, 95% CI), and the page
-    cache held before run 1 (mean resident share of the index)."""
+    """The seed's export table: per contender, each run's latency (geometric mean over forks, 95% CI on the log
+    scale: a latency's interval stays above zero), and the page cache held before run 1 (mean resident share of
+    the index)."""
     rows = []
     for (version, contender), group in export.groupby(["version", "contender"], sort=True):
         row = {"version": version, "contender": contender,
                "resident_share": float((group["resident_before"] / group["index_bytes"]).mean())}
         for run, runs in group.groupby("run"):
-            est = rounds.location(runs, "latency_ms")
+            est = rounds.location(runs, "latency_ms", log=True)
             row[f"run{run}"], row[f"run{run}_low"], row[f"run{run}_high"] = est.value, est.low, est.high
         rows.append(row)
     return by_version(pd.DataFrame(rows))
