@@ -22,8 +22,8 @@ verdict. In this order, the first that applies:
 Two more need no measurement: ``n/a`` (the claim cannot be re-run on that
 version; the reason is in the registry) and ``answer`` (a question: the answer
 is measured rather than judged; too few rounds or an unconverged series withhold
-it as they would a claim's verdict). The withheld verdicts still say which way the
-interval leans (``leaning``: the verdict it alone would give).
+it as they would a claim's verdict). The withheld verdicts of claims still say which way
+the interval leans (``leaning``: the verdict it alone would give); a question has no side to lean to.
 
 The noise band f >= 1 is the farther bound of the passing A/A interval
 (:func:`lrev.stats.noise_floor`; squared for a ratio of ratios): a verdict must

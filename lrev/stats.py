@@ -89,7 +89,7 @@ def _check_positive(values: np.ndarray, side: str, statistic: str) -> None:
     if bad.size:
         i = int(bad[0])
         raise ValueError(
-            f"fork {i} of {side} has non-positive {statistic} {values[i]!r}: its log ratio is undefined"
+            f"fork {i} of {side} has non-positive {statistic} {values[i]!r}: its log is undefined"
         )
 
 

@@ -67,8 +67,11 @@ def shares(root: Path, n: int, mode: str) -> Counter:
         for v in read_json(path)["verdicts"]:
             if v["verdict"] == "n/a":
                 continue
-            counts["answer" if v["kind"] == "question"
-                   else claims.combine([part_verdict(p, n, mode) for p in v["parts"]])] += 1
+            if v["kind"] == "question":
+                # A question is withheld at too few rounds or an unconverged series, as a claim is.
+                counts[claims.answered(n, v["parts"][0]["converged"] or mode == "bare")["verdict"]] += 1
+            else:
+                counts[claims.combine([part_verdict(p, n, mode) for p in v["parts"]])] += 1
     return counts
 
 
