@@ -89,7 +89,7 @@ def lookups_figure(data: summary.PkResults) -> plt.Figure:
     for ax, corpus in zip(axes[0], corpora):
         _ci_points(ax, table[table["corpus"] == corpus], _versions(table), palette)
         plots.log_y(ax)
-        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (mean, 95% CI)")
+        ax.set(title=f"{corpus} ids", xlabel="Lucene version", ylabel="lookups/s (geo. mean, 95% CI)")
     _legend(fig, axes)
     return fig
 

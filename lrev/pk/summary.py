@@ -69,13 +69,13 @@ def jit_share(lookups: pd.DataFrame) -> float:
 
 
 def lookups_table(lookups: pd.DataFrame) -> pd.DataFrame:
-    """Mean lookups/s over forks (95% CI), median and p90 of the samples, and converged share, per
-    contender × condition."""
+    """Geometric mean lookups/s over forks (95% CI, on the log scale), median and p90 of the samples, and
+    converged share, per contender × condition."""
     rows = []
     keys = ["version", "contender", "family", *CONDITION]
     for key, group in lookups.groupby(keys, sort=True):
         sp = stats.spread(group["lookups_per_s"].to_numpy())
-        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "lookups_per_s")),
+        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "lookups_per_s", log=True)),
                      "median": sp.median, "p90": sp.p90, "std": sp.std,
                      "stable_fraction": float(group["stable"].mean())})
     return by_version(pd.DataFrame(rows))
@@ -124,13 +124,13 @@ def footprint_table(footprint: pd.DataFrame) -> pd.DataFrame:
 
 
 def reopen_table(reopen: pd.DataFrame) -> pd.DataFrame:
-    """NRT reopen latency per contender × corpus: mean over forks of each fork's median (95% CI), and
-    p90 and std of all reopens, in ms."""
+    """NRT reopen latency per contender × corpus: geometric mean over forks of each fork's median (95% CI, on
+    the log scale), and p90 and std of all reopens, in ms."""
     rows = []
     keys = ["version", "contender", "family", "corpus"]
     for key, group in reopen.groupby(keys, sort=True):
         sp = stats.spread(group["reopen_ms"].to_numpy())
-        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "reopen_ms", "median")),
+        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "reopen_ms", "median", log=True)),
                      "p90": sp.p90, "std": sp.std})
     return by_version(pd.DataFrame(rows))
 
