@@ -57,12 +57,14 @@ def ratio_of_measured_rounds(a: pd.DataFrame, b: pd.DataFrame, column: str, stat
 
     A fork whose statistic is not positive (a reopen interval that carried no update, bytes attributed by a
     difference that came out at zero) measured nothing a ratio can use: its round is failed, left out and
-    reported, rather than entering the log scale as an infinity."""
+    reported, rather than entering the log scale as an infinity. So is a round in which one side has no samples
+    at all (a fork that fell so far behind that no reopen of the cell was measured)."""
     fn = stats.STATISTICS[statistic]
-    rounds, ga, gb = _aligned(a, b, column)
-    kept = [i for i in range(len(rounds)) if not (fn(ga[i]) <= 0 or fn(gb[i]) <= 0)]
-    failed = [r for i, r in enumerate(rounds) if i not in kept]
-    return stats.ratio([ga[i] for i in kept], [gb[i] for i in kept], statistic=statistic,
+    ga, gb = by_round(a, column), by_round(b, column)
+    rounds = sorted(set(ga) | set(gb))
+    kept = [r for r in rounds if r in ga and r in gb and not (fn(ga[r]) <= 0 or fn(gb[r]) <= 0)]
+    failed = [r for r in rounds if r not in kept]
+    return stats.ratio([ga[r] for r in kept], [gb[r] for r in kept], statistic=statistic,
                        confidence=confidence), failed
 
 

@@ -133,6 +133,16 @@ def test_a_round_that_measured_nothing_is_failed_not_an_infinite_bound():
     assert all(math.isfinite(part[k]) and part[k] > 0 for k in ("value", "low", "high"))
 
 
+def test_a_round_in_which_one_side_has_no_samples_is_failed_in_the_ratio_and_its_aa():
+    # The A/A fork of round 0 measured no sample at all (a reindexing fork that fell so far behind that no reopen of
+    # the cell came): its round is failed in the A/A, as a round that measured zero is, not a pairing error.
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
+    lookups = results.lookups
+    results.lookups = lookups[~((lookups["contender"] == study.AA) & (lookups["round"] == 0))]
+    part = _row(_registry(), results)["parts"][0]
+    assert part["aa"]["n"] == 4 and part["n"] == 5 and part["failed_rounds"] == []
+
+
 def test_approx_holds_only_inside_the_band_narrowed_by_the_noise_band():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
     assert _row(_registry("approx", 3.0, [2.4, 3.6]), results)["verdict"] == "holds"
