@@ -1,7 +1,6 @@
 """The `dvupdate` results: the correctness gate and the seed's per-reopen columns, on hand-made fork tables."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -81,17 +80,3 @@ def test_the_seeds_tables_leave_the_size_ladders_corpora_to_the_claims_fitted_on
     kept = summary.without_ladder(data)
     assert list(kept.reopens["role"]) == ["big", "medium"] and list(kept.verify["role"]) == ["big", "medium"]
 
-
-def test_the_seeds_table_averages_times_and_rates_geometrically_and_the_behind_share_plainly():
-    from lrev.dvupdate import summary
-
-    # Three forks of one cell, one reopen each: widely spread reopens, and one fork of three behind.
-    reopen_ms, behind = [9.5, 1.0, 19.0], [0.0, 0.0, 1.0]
-    rows = pd.DataFrame([{"version": "10.6.0", "contender": "numeric", "round": r, "fork": f"f{r}", "role": "big",
-                          "rate_role": "high", "interval_role": "short", "rate": 1000, "interval_ms": 500,
-                          "updates": 500, **{m: 1.0 for m in summary.METRICS}, "reopen_ms": reopen_ms[r],
-                          "behind": behind[r]} for r in range(3)])
-    data = summary.DvuResults(reopens=rows, perdoc=rows, latency=rows, verify=rows, warmup=rows, manifests={})
-    row = summary.cell_table(data).iloc[0]
-    assert row["reopen_ms"] == pytest.approx(np.exp(np.log(reopen_ms).mean())) and 0 < row["reopen_ms_low"]
-    assert row["behind"] == pytest.approx(1 / 3) and row["behind_low"] < 0 < row["behind_high"]

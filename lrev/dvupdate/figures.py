@@ -2,7 +2,7 @@
 
 - one figure per column of the seed's table, ``dvupdate_reopen``, ``dvupdate_update``, ``dvupdate_total`` and
   ``dvupdate_perdoc`` (reopen, update, total, per document), and ``dvupdate_queries`` (queries per second while
-  updating): the geometric mean over forks with its 95% CI, per method and version, a panel per cell (corpus role, rate and
+  updating): the mean over forks with its 95% CI, per method and version, a panel per cell (corpus role, rate and
   interval);
 - ``dvupdate_crossover``: where a numeric DocValues update beats reindexing: the ratio of their total time per
   reopen (95% CI) by index size, per update rate and reopen interval, with the seed's two sizes marked.
