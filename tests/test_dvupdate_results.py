@@ -79,4 +79,3 @@ def test_the_seeds_tables_leave_the_size_ladders_corpora_to_the_claims_fitted_on
     data = summary.DvuResults(reopens=rows, perdoc=rows, latency=rows, verify=rows, warmup=rows, manifests={})
     kept = summary.without_ladder(data)
     assert list(kept.reopens["role"]) == ["big", "medium"] and list(kept.verify["role"]) == ["big", "medium"]
-
