@@ -620,8 +620,8 @@ class _Judge:
         row: dict[str, Any] = {"claim": self.claim["id"], "version": self.version, "kind": self.claim["kind"],
                                "parts": parts, "reason": None}
         if self.claim["kind"] == "question":
-            row.update(answered(parts[0]["n"], parts[0]["converged"]))
-            row["answer"] = parts[0]["answer"]
+            # A question has one part, whose verdict (answer, or withheld) is the row's.
+            row["verdict"], row["answer"] = parts[0]["verdict"], parts[0]["answer"]
         else:
             row["verdict"] = combine([p["verdict"] for p in parts])
             if row["verdict"] in WITHHELD:

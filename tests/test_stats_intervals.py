@@ -148,7 +148,8 @@ def test_a_log_location_is_the_geometric_mean_and_stays_above_zero_where_the_pla
     assert geometric.value == pytest.approx((9.5 * 1.0 * 19.0) ** (1 / 3))
     logs = np.log([9.5, 1.0, 19.0])
     half = scipy.stats.t.ppf(0.975, 2) * np.std(logs, ddof=1) / math.sqrt(3)
-    assert (geometric.low, geometric.high) == pytest.approx((math.exp(logs.mean() - half), math.exp(logs.mean() + half)))
+    expected = (math.exp(logs.mean() - half), math.exp(logs.mean() + half))
+    assert (geometric.low, geometric.high) == pytest.approx(expected)
 
 
 def test_a_log_location_refuses_a_non_positive_fork_naming_it():

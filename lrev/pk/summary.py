@@ -130,8 +130,8 @@ def reopen_table(reopen: pd.DataFrame) -> pd.DataFrame:
     keys = ["version", "contender", "family", "corpus"]
     for key, group in reopen.groupby(keys, sort=True):
         sp = stats.spread(group["reopen_ms"].to_numpy())
-        rows.append({**dict(zip(keys, key)), **estimate_columns(rounds.location(group, "reopen_ms", "median", log=True)),
-                     "p90": sp.p90, "std": sp.std})
+        est = rounds.location(group, "reopen_ms", "median", log=True)
+        rows.append({**dict(zip(keys, key)), **estimate_columns(est), "p90": sp.p90, "std": sp.std})
     return by_version(pd.DataFrame(rows))
 
 
