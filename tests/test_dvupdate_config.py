@@ -35,11 +35,11 @@ from lrev.dvupdate import layout, plan
     ({"dvupdate": {"rounds": 1}}, "dvupdate.rounds"),
     ({"dvupdate": {"versions": ["4.10.4", "6.6.6"]}}, "dvupdate.methods"),
     # The size ladder (the default's big corpus has 20,000 documents; dvupdate-2 and -11 are fitted on it, numeric
-    # against reindex in the low-rate cell).
+    # against reindex in the low-rate cell, and dvupdate-3 in the high-rate, long-interval one).
     ({"dvupdate": {"ladder": {"docs": [6000, 2000]}}}, "dvupdate.ladder.docs"),
     ({"dvupdate": {"ladder": {"docs": [2000, 20000]}}}, "dvupdate.ladder.docs"),
     ({"dvupdate": {"ladder": {"docs": [500]}}}, "dvupdate.ladder.docs"),
-    ({"dvupdate": {"ladder": {"docs": []}}}, "'dvupdate.ladder.docs': claims dvupdate-2, dvupdate-11"),
+    ({"dvupdate": {"ladder": {"docs": []}}}, "'dvupdate.ladder.docs': claims dvupdate-2, dvupdate-3, dvupdate-11"),
     ({"dvupdate": {"ladder": {"methods": ["numeric"]}}}, "'dvupdate.ladder.methods': 'reindex' must be one"),
     ({"dvupdate": {"ladder": {"methods": ["reindex", "binary"]}}},
      "'dvupdate.ladder.methods': dvupdate-2 is fitted on the ladder and compares numeric"),
@@ -136,7 +136,14 @@ def test_the_ladder_repeats_the_big_recipe_in_one_segment_with_its_own_methods_a
     role = rungs[0]
     assert plan.docs(settings, "dvupdate_synthetic", {"corpus": f"synthetic-{role}"}) == ladder["docs"][0]
     assert plan.shape(f"synthetic-{role}") == "big" and plan.shape("real-medium") == "medium"
-    # Its one cell, low-short: the least warm-up, then measure_s or min_reopens of its interval, whichever is longer.
-    [cell] = layout.cells(settings, role)
-    assert plan.configured(settings, layout.job_name("10.6.0", role, "reindex")) == settings["warmup_s"] + max(
-        settings["measure_s"], settings["min_reopens"] * cell["interval_ms"] / 1000)
+    # Its cells, high-long then low-short, each the least warm-up: reindexing falls behind at the high rate and is
+    # charged max_measure_s there; numeric, and the low rate, measure_s or min_reopens of the interval, the longer.
+    high, low = layout.cells(settings, role)
+    assert (high["cell"], low["cell"]) == ("high-long", "low-short")
+    keeping_up = {c["cell"]: settings["warmup_s"] + max(settings["measure_s"],
+                                                        settings["min_reopens"] * c["interval_ms"] / 1000)
+                  for c in (high, low)}
+    assert plan.configured(settings, layout.job_name("10.6.0", role, "reindex")) == pytest.approx(
+        settings["warmup_s"] + settings["max_measure_s"] + keeping_up["low-short"])
+    assert plan.configured(settings, layout.job_name("10.6.0", role, "numeric")) == pytest.approx(
+        keeping_up["high-long"] + keeping_up["low-short"])
