@@ -28,6 +28,8 @@ TEXT_WIDTH = (21.0 - 2 * 2.0) / 2.54
 FONT = 8.0
 SMALL = 7.5
 MIN_PT = 7.0
+#: How far past its outermost estimate a log axis reaches (a factor; see :func:`keep_in_view`).
+REACH = 10.0
 
 
 def theme() -> None:
@@ -125,6 +127,20 @@ def log_y(ax: plt.Axes) -> None:
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: plain(y)))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: minor_label(ax, y)))
+
+
+def keep_in_view(ax: plt.Axes, values) -> None:
+    """Bound the y axis to the estimates drawn on it: :data:`REACH` times beyond them on a log axis, twice the
+    largest on a linear one. An interval that runs further (one from two rounds can span decades) is cut at the
+    axis' edge, instead of squeezing every estimate into a few pixels."""
+    values = [float(v) for v in values if np.isfinite(v) and v > 0]
+    if not values:
+        return
+    low, high = ax.get_ylim()
+    if ax.get_yscale() == "log":
+        ax.set_ylim(max(low, min(values) / REACH), min(high, max(values) * REACH))
+    else:
+        ax.set_ylim(low, min(high, 2 * max(values)))
 
 
 def minor_label(ax: plt.Axes, y: float) -> str:

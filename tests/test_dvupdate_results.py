@@ -1,6 +1,7 @@
 """The `dvupdate` results: the correctness gate and the seed's per-reopen columns, on hand-made fork tables."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -79,3 +80,42 @@ def test_the_seeds_tables_leave_the_size_ladders_corpora_to_the_claims_fitted_on
     data = summary.DvuResults(reopens=rows, perdoc=rows, latency=rows, verify=rows, warmup=rows, manifests={})
     kept = summary.without_ladder(data)
     assert list(kept.reopens["role"]) == ["big", "medium"] and list(kept.verify["role"]) == ["big", "medium"]
+
+
+def _one_cell(reopen_ms, behind):
+    """One cell of one method, a fork per round with one reopen each."""
+    from lrev.dvupdate import summary
+
+    rows = pd.DataFrame([{"version": "10.6.0", "contender": "numeric", "round": r, "fork": f"f{r}", "role": "big",
+                          "rate_role": "high", "interval_role": "short", "rate": 1000, "interval_ms": 500,
+                          "updates": 500, **{m: 1.0 for m in summary.METRICS}, "reopen_ms": reopen_ms[r],
+                          "behind": behind[r]} for r in range(len(reopen_ms))])
+    return summary.DvuResults(reopens=rows, perdoc=rows, latency=rows, verify=rows, warmup=rows, manifests={})
+
+
+def test_the_seeds_table_averages_times_and_rates_geometrically_and_the_behind_share_plainly():
+    from lrev.dvupdate import summary
+
+    # Widely spread reopens, and one fork of three behind.
+    reopen_ms, behind = [9.5, 1.0, 19.0], [0.0, 0.0, 1.0]
+    row = summary.cell_table(_one_cell(reopen_ms, behind)).iloc[0]
+    assert row["reopen_ms"] == pytest.approx(np.exp(np.log(reopen_ms).mean())) and 0 < row["reopen_ms_low"]
+    assert row["behind"] == pytest.approx(1 / 3) and row["behind_low"] < 0 < row["behind_high"]
+
+
+def test_an_interval_from_two_rounds_runs_to_the_axis_edge_and_the_axis_stays_near_the_estimates():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lrev import plots
+    from lrev.dvupdate import figures, summary
+
+    table = summary.cell_table(_one_cell([1.0, 50.0], [0.0, 0.0]))
+    row = table.iloc[0]
+    assert row["reopen_ms_high"] / row["reopen_ms_low"] > 1e10  # two rounds: t(0.975, 1) = 12.7 on the log scale
+    fig = figures.bars_figure(table, "dvupdate_reopen")
+    ax = fig.axes[0]
+    assert ax.get_ylim() == pytest.approx((row["reopen_ms"] / plots.REACH, row["reopen_ms"] * plots.REACH))
+    plt.close(fig)

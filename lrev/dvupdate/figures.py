@@ -2,8 +2,8 @@
 
 - one figure per column of the seed's table, ``dvupdate_reopen``, ``dvupdate_update``, ``dvupdate_total`` and
   ``dvupdate_perdoc`` (reopen, update, total, per document), and ``dvupdate_queries`` (queries per second while
-  updating): the mean over forks with its 95% CI, per method and version, a panel per cell (corpus role, rate and
-  interval);
+  updating): the geometric mean over forks with its 95% CI, per method and version, a panel per cell (corpus role,
+  rate and interval); an interval running far past the estimates is cut at the axis' edge;
 - ``dvupdate_crossover``: where a numeric DocValues update beats reindexing: the ratio of their total time per
   reopen (95% CI) by index size, per update rate and reopen interval, with the seed's two sizes marked.
 
@@ -65,6 +65,7 @@ def bars_figure(table: pd.DataFrame, name: str) -> plt.Figure:
         plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
         if metric != "queries_per_s":
             plots.log_y(ax)
+        plots.keep_in_view(ax, mine[metric])
         ax.set(title=cell, xlabel="", ylabel="")
     fig.supylabel(LABELS[metric])
     plots.legend_above(fig, plots.entries(axes), title="Lucene")

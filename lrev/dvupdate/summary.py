@@ -24,6 +24,9 @@ CELL = ["role", "rate_role", "interval_role"]
 #: The seed's columns per reopen, and what this study adds.
 METRICS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s", "achieved_per_s", "behind",
            "heap_mb")
+#: Metrics that can be zero (a share of reopens): averaged plainly. Every other metric is a positive time, rate or
+#: size, averaged geometrically over forks so that its interval stays above zero.
+SHARES = ("behind",)
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,8 @@ def warmups(data: DvuResults) -> pd.DataFrame:
 
 def cell_table(data: DvuResults) -> pd.DataFrame:
     """The seed's table: per version, method, corpus role and cell, each metric's mean over forks (the mean of
-    a fork's reopens) with its interval, the cell's rate and interval, and the updates per reopen."""
+    a fork's reopens; geometric, but for :data:`SHARES`) with its interval, the cell's rate and interval, and the
+    updates per reopen."""
     rows = []
     keys = ["version", "contender", *CELL]
     for key, group in data.reopens.groupby(keys, sort=True):
@@ -113,7 +117,7 @@ def cell_table(data: DvuResults) -> pd.DataFrame:
             if cell.empty:
                 row.update({metric: float("nan"), f"{metric}_low": float("nan"), f"{metric}_high": float("nan")})
                 continue
-            est = rounds.location(cell, metric)
+            est = rounds.location(cell, metric, log=metric not in SHARES)
             row.update({metric: est.value, f"{metric}_low": est.low, f"{metric}_high": est.high})
         rows.append(row)
     return by_version(pd.DataFrame(rows))
