@@ -65,28 +65,13 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
         shown = [p["value"] for _, part in pairs for p in part["extrapolated"]["points"] if p["value"] is not None]
         shown += [part["extrapolated"]["prediction"]["value"] for _, part in pairs
                   if part["extrapolated"].get("prediction", {}).get("value") is not None]
-        _clip(ax, shown + ([claimed] if claimed is not None else []), grown["model"] == "loglog")
+        # A band that the ladder cannot narrow (two sizes, few rounds) would flatten every point into one line.
+        plots.keep_in_view(ax, shown + ([claimed] if claimed is not None else []), fold=100, spans=10)
         ax.set_xlabel(plots.wrap(f"{grown['over']} size; dotted: {grown['why']}", ax))
-        ax.set_ylabel(pairs[0][1]["quantity"] + (" ratio" if "b" in pairs[0][1] else ""))
+        ax.set_ylabel("ratio (see the title)" if "b" in pairs[0][1] else pairs[0][1]["quantity"].replace("_", " "))
         ax.set_title(label)
         ax.legend(frameon=False)
     return fig
-
-
-def _clip(ax: plt.Axes, values: list[float], log: bool) -> None:
-    """At most a hundredfold (log) or ten spans (linear) beyond the measured values, the predictions at the seed's
-    size and the seed's own: a band that
-    the ladder cannot narrow (two sizes, few rounds) would otherwise flatten every point into one line."""
-    if not values:
-        return
-    lo, hi = min(values), max(values)
-    if log:
-        bounds = (lo / 100, hi * 100)
-    else:
-        span = (hi - lo) or abs(hi) or 1.0
-        bounds = (lo - 10 * span, hi + 10 * span)
-    now = ax.get_ylim()
-    ax.set_ylim(max(now[0], bounds[0]), min(now[1], bounds[1]))
 
 
 def _draw(ax: plt.Axes, part: dict[str, Any], color: Any, version: str, confidence: float) -> None:

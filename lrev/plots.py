@@ -28,8 +28,6 @@ TEXT_WIDTH = (21.0 - 2 * 2.0) / 2.54
 FONT = 8.0
 SMALL = 7.5
 MIN_PT = 7.0
-#: How far past its outermost estimate a log axis reaches (a factor; see :func:`keep_in_view`).
-REACH = 10.0
 
 
 def theme() -> None:
@@ -129,18 +127,23 @@ def log_y(ax: plt.Axes) -> None:
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: minor_label(ax, y)))
 
 
-def keep_in_view(ax: plt.Axes, values) -> None:
-    """Bound the y axis to the estimates drawn on it: :data:`REACH` times beyond them on a log axis, twice the
-    largest on a linear one. An interval that runs further (one from two rounds can span decades) is cut at the
-    axis' edge, instead of squeezing every estimate into a few pixels."""
-    values = [float(v) for v in values if np.isfinite(v) and v > 0]
+def keep_in_view(ax: plt.Axes, values, fold: float, spans: float) -> None:
+    """Bound the y axis to the values drawn on it: at most ``fold`` times beyond them on a log axis, ``spans`` times
+    their span beyond them on a linear one. An interval that runs further (one from two rounds can span decades, a
+    band a short ladder cannot narrow further still) is cut at the axis' edge, instead of flattening every value
+    into a few pixels."""
+    log = ax.get_yscale() == "log"
+    values = [float(v) for v in values if v is not None and np.isfinite(v) and (v > 0 or not log)]
     if not values:
         return
-    low, high = ax.get_ylim()
-    if ax.get_yscale() == "log":
-        ax.set_ylim(max(low, min(values) / REACH), min(high, max(values) * REACH))
+    lo, hi = min(values), max(values)
+    if log:
+        bounds = (lo / fold, hi * fold)
     else:
-        ax.set_ylim(low, min(high, 2 * max(values)))
+        span = (hi - lo) or abs(hi) or 1.0
+        bounds = (lo - spans * span, hi + spans * span)
+    now = ax.get_ylim()
+    ax.set_ylim(max(now[0], bounds[0]), min(now[1], bounds[1]))
 
 
 def minor_label(ax: plt.Axes, y: float) -> str:

@@ -65,7 +65,9 @@ def bars_figure(table: pd.DataFrame, name: str) -> plt.Figure:
         plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
         if metric != "queries_per_s":
             plots.log_y(ax)
-        plots.keep_in_view(ax, mine[metric])
+        # Two rounds' intervals span decades: cut at the edge, tenfold past the estimates (log), or twice the
+        # largest (linear, from the bars' zero).
+        plots.keep_in_view(ax, [0.0, *mine[metric]], fold=10, spans=1)
         ax.set(title=cell, xlabel="", ylabel="")
     fig.supylabel(LABELS[metric])
     plots.legend_above(fig, plots.entries(axes), title="Lucene")
