@@ -364,7 +364,11 @@ def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
     if obs[obs.kind != "corpus"].seconds.dropna().empty:
         raise PlanError(f"no runs to fit on: no fork timings, index manifests or benchmarks under {outdir}/"
                         f"{{{','.join(scales)}}}; run `./run paper --config scale=smoke` (or `./run paper`) first")
-    table, degenerate = estimate(cfg, dry_run_jobs(argv), obs)
+    jobs = dry_run_jobs(argv)
+    if not jobs:
+        raise PlanError(f"nothing to plan: every output of this run under {outdir}/{cfg.scale} is up to date; add "
+                        f"--forceall to plan the whole run again")
+    table, degenerate = estimate(cfg, jobs, obs)
     fitted = obs.groupby(["scale", "kind"]).size().rename("files").reset_index()
     return {
         "scale": cfg.scale, "studies": list(cfg.studies), "outdir": str(outdir),

@@ -45,6 +45,15 @@ def test_plan_without_runs_names_what_to_run(tmp_path):
     assert "./run paper --config scale=smoke" in done.stderr
 
 
+def test_a_run_with_nothing_left_to_do_is_an_error_that_names_forceall(tmp_path, monkeypatch):
+    fork = tmp_path / "smoke" / "results" / "join" / "forks" / "round-0" / "10.6.0_block"
+    fork.mkdir(parents=True)
+    (fork / "timing.json").write_text('{"seconds": 30.0}')
+    monkeypatch.setattr(plan, "dry_run_jobs", lambda argv: [])
+    with pytest.raises(plan.PlanError, match="nothing to plan.*--forceall"):
+        plan.plan(["--config", "scale=smoke", f"outdir={tmp_path}", "studies=[join]"])
+
+
 def test_a_dry_run_at_the_seed_scale_lists_its_jobs(tmp_path):
     jobs = plan.dry_run_jobs(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[join]"])
     rules = [rule for rule, _ in jobs]
