@@ -65,6 +65,8 @@ def bars_figure(table: pd.DataFrame, name: str) -> plt.Figure:
         plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
         if metric != "queries_per_s":
             plots.log_y(ax)
+        else:  # plain numbers: matplotlib's "1e6" offset would sit on the panel's title
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: plots.plain(y)))
         # Two rounds' intervals span decades: cut at the edge, tenfold past the estimates (log), or twice the
         # largest (linear, from the bars' zero).
         plots.keep_in_view(ax, [0.0, *mine[metric]], fold=10, spans=1)
