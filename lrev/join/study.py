@@ -26,7 +26,7 @@ QUANTITIES = {
     "recovery_s": Quantity("cold", "recovery_s", COLD, converges=False),
     "read_kb_per_query": Quantity("cold", "read_kb_per_query", COLD, converges=False),
     "syscall_kb_per_query": Quantity("cold", "syscall_kb_per_query", COLD, converges=False),
-    "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False),
+    "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False, positive=True),
     "hot_share": Quantity("cold", "hot_share", COLD, converges=False),
     # The size join-6's mechanism needs: the share terms and postings could reach once the index was opened.
     "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
