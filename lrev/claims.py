@@ -488,6 +488,7 @@ class _Judge:
         else:
             est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
                                            statistic or "mean", self.confidence, log=quantity.positive), "single"
+            est = stats.share(est) if quantity.share else est
         expect = part["expect"]
         gate = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
                                                          [s[0] for s in sides])
