@@ -487,7 +487,8 @@ class _Judge:
             sides.append((b, where_b, version_b))
         else:
             est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
-                                           statistic or "mean", self.confidence), "single"
+                                           statistic or "mean", self.confidence, log=quantity.positive), "single"
+            est = stats.share(est) if quantity.share else est
         expect = part["expect"]
         gate = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
                                                          [s[0] for s in sides])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Callable, Literal, Sequence
 
@@ -196,6 +196,12 @@ def location(
         return Estimate(math.exp(float(np.mean(np.log(values)))), math.exp(low), math.exp(high), n)
     low, high = t_interval(values, confidence)
     return Estimate(float(np.mean(values)), low, high, n)
+
+
+def share(est: Estimate) -> Estimate:
+    """The estimate of a share of a whole with its interval cut to [0, 1], which the share cannot leave (a t
+    interval over three spread runs does)."""
+    return replace(est, low=min(max(est.low, 0.0), 1.0), high=max(min(est.high, 1.0), 0.0))
 
 
 def sequential_confidence(looks: int, confidence: float = CONFIDENCE) -> float:

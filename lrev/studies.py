@@ -24,12 +24,17 @@ SCHEMA_DIR = REPO / "config" / "schema"
 class Quantity:
     """A measured quantity that claims can name: the column of a results table, the condition columns
     that select its cells, and whether its samples carry a warm-up verdict (``stable``), in which
-    case a judgement on an unconverged fork is withheld (``unconverged``)."""
+    case a judgement on an unconverged fork is withheld (``unconverged``). A ``positive`` quantity is a size
+    or rate that cannot reach 0: judged alone, not as a ratio, it is averaged geometrically with the t interval
+    of its logs, so that three spread runs do not give it an interval below 0. A ``share`` is a part of a whole:
+    judged alone, its interval is cut to [0, 1], which the share cannot leave."""
 
     table: str
     column: str
     condition: tuple[str, ...]
     converges: bool = False
+    positive: bool = False
+    share: bool = False
 
 
 @dataclass(frozen=True)

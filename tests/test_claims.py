@@ -155,6 +155,21 @@ def test_a_failed_round_is_named_beside_its_interval():
         {"verdicts": [row]})[0]["measured"]
 
 
+def test_a_positive_quantity_alone_is_averaged_geometrically(results):
+    registry = claims.load_registry(REGISTRY)
+    registry = {**registry, "versions": ["4.10.4"], "claims": [c for c in registry["claims"] if c["id"] == "pk-2"]}
+    footprint = results.footprint.copy()
+    cell = dict(version="4.10.4", contender="Memory", corpus="seq", layout="multi")
+    first = select(footprint, **cell)["round"].min()
+    spread = (footprint[list(cell)] == pd.Series(cell)).all(axis=1) & (footprint["round"] == first)
+    footprint.loc[spread, "ram_bytes_per_doc"] *= 100  # one round far off: a plain t interval reaches below 0
+    part = claims.evaluate(registry, _with(results, "footprint", footprint))["verdicts"][0]["parts"][0]
+    rows = select(footprint, **cell)
+    geometric = rounds.location(rows, "ram_bytes_per_doc", log=True)
+    assert rounds.location(rows, "ram_bytes_per_doc").low < 0 < part["low"]
+    assert (part["value"], part["low"], part["high"]) == pytest.approx((geometric.value, geometric.low, geometric.high))
+
+
 def test_two_forks_of_one_side_in_a_round_is_an_error(results):
     lookups = results.lookups
     extra = lookups[(lookups["version"] == "9.12.3") & (lookups["contender"] == "FST50") & (lookups["round"] == 0)]

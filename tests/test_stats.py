@@ -20,3 +20,9 @@ def test_spread():
 def test_json_safe_drops_nan_and_inf():
     assert stats.json_safe({"a": [float("nan"), 1.0, np.float64(math.inf)], "b": np.int64(2)}) == \
         {"a": [None, 1.0, None], "b": 2}
+
+
+def test_a_shares_interval_stays_within_0_and_1():
+    assert stats.share(stats.Estimate(0.06, -0.006, 0.12, 3)) == stats.Estimate(0.06, 0.0, 0.12, 3)
+    assert stats.share(stats.Estimate(0.95, 0.88, 1.07, 3)) == stats.Estimate(0.95, 0.88, 1.0, 3)
+    assert math.isnan(stats.share(stats.Estimate(math.nan, math.nan, math.nan, 0)).low)

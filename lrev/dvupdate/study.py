@@ -22,7 +22,8 @@ QUANTITIES = {
     # Every sample carries its cell's warm-up verdict (``stable``): a claim on a cell whose warm-up ended
     # with the JIT still busy is withheld.
     **{name: Quantity("reopens", name, CELL, converges=True)
-       for name in ("reopen_ms", "update_ms", "total_ms", "queries_per_s", "behind", "heap_mb")},
+       for name in ("reopen_ms", "update_ms", "total_ms", "queries_per_s", "heap_mb")},
+    "behind": Quantity("reopens", "behind", CELL, converges=True, share=True),
     # Only reopens that applied updates have a per-document cost, and only they rewrite a field.
     "perdoc_ms": Quantity("perdoc", "perdoc_ms", CELL, converges=True),
     "applied_reopen_ms": Quantity("perdoc", "reopen_ms", CELL, converges=True),

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from lrev import manifest, rounds
+from lrev import manifest, rounds, stats
 from lrev.dvupdate import layout, results
 from lrev.tables import by_version, estimate_columns
 
@@ -118,6 +118,7 @@ def cell_table(data: DvuResults) -> pd.DataFrame:
                 row.update({metric: float("nan"), f"{metric}_low": float("nan"), f"{metric}_high": float("nan")})
                 continue
             est = rounds.location(cell, metric, log=metric not in SHARES)
+            est = stats.share(est) if metric in SHARES else est
             row.update({metric: est.value, f"{metric}_low": est.low, f"{metric}_high": est.high})
         rows.append(row)
     return by_version(pd.DataFrame(rows))

@@ -21,13 +21,13 @@ LOAD = ("workers",)
 COLD = ("directory", "workers")
 QUANTITIES = {
     "terms_share": Quantity("saturation", "terms_share", LOAD, converges=False),
-    "docfreq_share": Quantity("saturation", "docfreq_share", LOAD, converges=False),
+    "docfreq_share": Quantity("saturation", "docfreq_share", LOAD, converges=False, share=True),
     "cold_p99_ms": Quantity("cold", "p99_ms", COLD, converges=False),
     "recovery_s": Quantity("cold", "recovery_s", COLD, converges=False),
     "read_kb_per_query": Quantity("cold", "read_kb_per_query", COLD, converges=False),
     "syscall_kb_per_query": Quantity("cold", "syscall_kb_per_query", COLD, converges=False),
-    "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False),
-    "hot_share": Quantity("cold", "hot_share", COLD, converges=False),
+    "kb_per_transaction": Quantity("cold", "kb_per_transaction", COLD, converges=False, positive=True),
+    "hot_share": Quantity("cold", "hot_share", COLD, converges=False, share=True),
     # The size join-6's mechanism needs: the share terms and postings could reach once the index was opened.
     "hot_share_ceiling": Quantity("cold", "hot_share_ceiling", COLD, converges=False),
     # The size join-4's and join-5's cold mechanisms need: terms and postings left on disk after opening, in

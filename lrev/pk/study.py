@@ -17,7 +17,7 @@ FOOTPRINT_CONDITION = ("corpus", "layout")
 QUANTITIES = {
     "lookups_per_s": Quantity("lookups", "lookups_per_s", CONDITION, converges=True),
     "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", FOOTPRINT_CONDITION),
-    "ram_bytes_per_doc": Quantity("footprint", "ram_bytes_per_doc", FOOTPRINT_CONDITION),
+    "ram_bytes_per_doc": Quantity("footprint", "ram_bytes_per_doc", FOOTPRINT_CONDITION, positive=True),
     "disk_bytes_per_doc": Quantity("footprint", "disk_bytes_per_doc", FOOTPRINT_CONDITION),
     "reopen_ms": Quantity("reopen", "reopen_ms", ("corpus",)),
     # The documents of a lookup's corpus: the size a claim fitted on the ladder grows with (lrev/growth.py).
