@@ -21,8 +21,8 @@ import org.apache.lucene.util.FixedBitSet;
 
 /**
  * Lucene 10.x: a search stops counting at 1,000 hits unless told otherwise (the threshold is lifted, so
- * that the count is exact, as Solr's), the total's count is a record component, searches take only
- * collector managers, and a weight hands out scorer suppliers.
+ * that the count is exact, as Solr's), the total's count is a record component, a search with a bare
+ * collector is deprecated (a collector manager instead), and a weight hands out scorer suppliers.
  */
 public final class LuceneShimImpl extends LeafReaderShim {
 

@@ -91,8 +91,9 @@ public interface LuceneShim {
   FixedBitSet[] collectDocs(IndexSearcher searcher, Query query) throws IOException;
 
   /**
-   * A constant-score query matching the docs of {@code sets} (one per segment, by leaf ord, as {@link
-   * #collectDocs} gives them), that no query cache keeps.
+   * A constant-score query matching the live docs of {@code sets} (one per segment, by leaf ord, as
+   * {@link #collectDocs} gives them), that no query cache keeps: from 7 its weight says so; 6's weights
+   * cannot, and only a searcher from {@link #newSearcher} keeps it out of a cache there.
    */
   Query docSetQuery(FixedBitSet[] sets);
 }
