@@ -17,16 +17,18 @@ import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.Bits;
 
 /**
  * The API shared by Lucene 5 and later: {@code LeafReader}, {@code PostingsEnum}, {@code
- * Path}-based directories, version-less analyzers and writer configs. Each major's {@code
- * LuceneShimImpl} extends it and overrides only what its major changed.
+ * Path}-based directories, version-less analyzers and writer configs, the query cache. Each major's
+ * {@code LuceneShimImpl} extends it, implements what changed between these majors (searching, stored
+ * fields) and overrides what its major alone changed.
  */
-public class LeafReaderShim implements LuceneShim {
+public abstract class LeafReaderShim implements LuceneShim {
 
   @Override
   public Set<String> readOnlyPostingsFormats() {
@@ -72,6 +74,13 @@ public class LeafReaderShim implements LuceneShim {
   public DocIdSetIterator postings(TermsEnum termsEnum, DocIdSetIterator reuse)
       throws IOException {
     return termsEnum.postings((PostingsEnum) reuse, PostingsEnum.NONE);
+  }
+
+  @Override
+  public IndexSearcher newSearcher(IndexReader reader) {
+    IndexSearcher searcher = new IndexSearcher(reader);
+    searcher.setQueryCache(null);
+    return searcher;
   }
 
   @Override

@@ -1,7 +1,91 @@
 package org.lucenerevisited.engine.shim;
 
+import java.io.IOException;
+import java.util.Collection;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.ConstantScoreScorer;
+import org.apache.lucene.search.ConstantScoreWeight;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.SimpleCollector;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.FixedBitSet;
+
 /**
- * Lucene 10.x. Everything the engine needs so far is the Lucene 5+ API of {@link LeafReaderShim};
- * this major's own API differences go here as overrides.
+ * Lucene 10.x: a search stops counting at 1,000 hits unless told otherwise (the threshold is lifted, so
+ * that the count is exact, as Solr's), the total's count is a record component, a search with a bare
+ * collector is deprecated (a collector manager instead), and a weight hands out scorer suppliers.
  */
-public final class LuceneShimImpl extends LeafReaderShim {}
+public final class LuceneShimImpl extends LeafReaderShim {
+
+  @Override
+  public TopDocs topDocs(IndexSearcher searcher, Query query, int n) throws IOException {
+    return searcher.search(query, new TopScoreDocCollectorManager(n, null, Integer.MAX_VALUE));
+  }
+
+  @Override
+  public long totalHits(TopDocs top) {
+    return top.totalHits.value();
+  }
+
+  @Override
+  public Document document(IndexReader reader, int doc) throws IOException {
+    return reader.storedFields().document(doc);
+  }
+
+  @Override
+  public FixedBitSet[] collectDocs(IndexSearcher searcher, Query query) throws IOException {
+    FixedBitSet[] sets = SegmentBitSets.empty(searcher.getIndexReader());
+    // Every collector of the manager fills the same sets: each segment is one collector's alone.
+    searcher.search(query, new CollectorManager<SimpleCollector, Void>() {
+      @Override
+      public SimpleCollector newCollector() {
+        return new SegmentBitSets(sets) {
+          @Override
+          public ScoreMode scoreMode() {
+            return ScoreMode.COMPLETE_NO_SCORES;
+          }
+        };
+      }
+
+      @Override
+      public Void reduce(Collection<SimpleCollector> collectors) {
+        return null;
+      }
+    });
+    return sets;
+  }
+
+  @Override
+  public Query docSetQuery(FixedBitSet[] sets) {
+    return new BitSetsQuery(sets) {
+      @Override
+      public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+        return new ConstantScoreWeight(this, boost) {
+          @Override
+          public ScorerSupplier scorerSupplier(LeafReaderContext context) {
+            return new DefaultScorerSupplier(new ConstantScoreScorer(score(), scoreMode, docs(context)));
+          }
+
+          @Override
+          public boolean isCacheable(LeafReaderContext context) {
+            return false;
+          }
+        };
+      }
+
+      @Override
+      public void visit(QueryVisitor visitor) {
+        visitor.visitLeaf(this);
+      }
+    };
+  }
+}

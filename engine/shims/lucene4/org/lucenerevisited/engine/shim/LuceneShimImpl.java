@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.AtomicReader;
 import org.apache.lucene.index.AtomicReaderContext;
 import org.apache.lucene.index.DirectoryReader;
@@ -16,13 +17,26 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BitsFilteredDocIdSet;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DocIdSet;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.Filter;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.Version;
 
-/** Lucene 4.x: AtomicReader, DocsEnum, File-based directories, Version-arg constructors. */
+/**
+ * Lucene 4.x: AtomicReader, DocsEnum, File-based directories, Version-arg constructors; no query
+ * cache, an int hit count that every search makes exact, and filters where later majors have queries.
+ */
 public final class LuceneShimImpl implements LuceneShim {
 
   @Override
@@ -76,5 +90,66 @@ public final class LuceneShimImpl implements LuceneShim {
   public String fieldAttribute(IndexReader leaf, String field, String key) {
     FieldInfo fi = ((AtomicReader) leaf).getFieldInfos().fieldInfo(field);
     return fi == null ? null : fi.getAttribute(key);
+  }
+
+  @Override
+  public IndexSearcher newSearcher(IndexReader reader) {
+    return new IndexSearcher(reader);
+  }
+
+  @Override
+  public TopDocs topDocs(IndexSearcher searcher, Query query, int n) throws IOException {
+    return searcher.search(query, n);
+  }
+
+  @Override
+  public long totalHits(TopDocs top) {
+    return top.totalHits;
+  }
+
+  @Override
+  public Document document(IndexReader reader, int doc) throws IOException {
+    return reader.document(doc);
+  }
+
+  @Override
+  public FixedBitSet[] collectDocs(IndexSearcher searcher, Query query) throws IOException {
+    List<AtomicReaderContext> leaves = searcher.getIndexReader().leaves();
+    FixedBitSet[] sets = new FixedBitSet[leaves.size()];
+    for (AtomicReaderContext leaf : leaves) {
+      sets[leaf.ord] = new FixedBitSet(leaf.reader().maxDoc());
+    }
+    searcher.search(query, new Collector() {
+      private FixedBitSet set;
+
+      @Override
+      public void setScorer(Scorer scorer) {}
+
+      @Override
+      public void collect(int doc) {
+        set.set(doc);
+      }
+
+      @Override
+      public void setNextReader(AtomicReaderContext context) {
+        set = sets[context.ord];
+      }
+
+      @Override
+      public boolean acceptsDocsOutOfOrder() {
+        return true;
+      }
+    });
+    return sets;
+  }
+
+  @Override
+  public Query docSetQuery(FixedBitSet[] sets) {
+    return new ConstantScoreQuery(new Filter() {
+      @Override
+      public DocIdSet getDocIdSet(AtomicReaderContext context, Bits acceptDocs) {
+        return BitsFilteredDocIdSet.wrap(sets[context.ord], acceptDocs);
+      }
+    });
   }
 }

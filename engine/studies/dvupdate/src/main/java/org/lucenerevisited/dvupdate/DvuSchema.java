@@ -1,5 +1,6 @@
 package org.lucenerevisited.dvupdate;
 
+import java.io.IOException;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.PostingsFormat;
 import org.apache.lucene.document.BinaryDocValuesField;
@@ -9,11 +10,13 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.util.BytesRef;
 import org.lucenerevisited.engine.FieldPostingsCodec;
+import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * The study's documents, as in the seed: an id for updates by term, the row for answer checks, title
@@ -38,6 +41,11 @@ final class DvuSchema {
   static final long UPDATED = 100_000_000_000_000_000L;
 
   private DvuSchema() {}
+
+  /** The stored row of {@code doc}. */
+  static int row(IndexReader reader, int doc) throws IOException {
+    return LuceneShim.INSTANCE.document(reader, doc).getField(ROW).numericValue().intValue();
+  }
 
   /** The base lastmod of a row: unique per document, so a sort by it has no ties. */
   static long lastmod(long epochSeconds, int row) {

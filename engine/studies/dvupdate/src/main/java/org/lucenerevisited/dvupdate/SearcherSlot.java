@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
+import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * The reader the search threads use, swapped by the reopen thread: a search holds a reference for
@@ -19,7 +20,7 @@ final class SearcherSlot implements Closeable {
 
   /** Takes over the caller's reference to {@code reader}. */
   SearcherSlot(IndexReader reader) {
-    current = new Current(reader, Searchers.newSearcher(reader));
+    current = new Current(reader, LuceneShim.INSTANCE.newSearcher(reader));
   }
 
   Current acquire() {
@@ -43,7 +44,7 @@ final class SearcherSlot implements Closeable {
   /** Installs {@code next}, taking over the caller's reference, and releases the slot's old one. */
   void swap(IndexReader next) throws IOException {
     Current old = current;
-    current = new Current(next, Searchers.newSearcher(next));
+    current = new Current(next, LuceneShim.INSTANCE.newSearcher(next));
     old.reader().decRef();
   }
 

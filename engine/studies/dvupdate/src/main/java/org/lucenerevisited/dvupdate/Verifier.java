@@ -104,11 +104,11 @@ final class Verifier {
 
   /** The method's answer: rows and sort values of the top hits, then the number of live matches. */
   private Digest actualTop(IndexReader reader, String query) throws IOException {
-    IndexSearcher searcher = Searchers.newSearcher(reader);
+    IndexSearcher searcher = LuceneShim.INSTANCE.newSearcher(reader);
     Digest digest = new Digest();
     TermQuery q = new TermQuery(new Term(DvuSchema.BODY, query));
     for (ScoreDoc hit : searcher.search(q, spec.topN, DvuSchema.BY_LASTMOD).scoreDocs) {
-      digest.add(StoredRows.row(reader, hit.doc)).add((Long) ((FieldDoc) hit).fields[0]);
+      digest.add(DvuSchema.row(reader, hit.doc)).add((Long) ((FieldDoc) hit).fields[0]);
     }
     return digest.add(liveMatches(reader, query).size());
   }
@@ -131,7 +131,7 @@ final class Verifier {
   private static List<Integer> liveMatches(IndexReader reader, String query) throws IOException {
     List<Integer> rows = new ArrayList<>();
     forEachLive(reader, DvuSchema.BODY, query, (leaf, doc) -> {
-      rows.add(StoredRows.row(reader, leaf.docBase() + doc));
+      rows.add(DvuSchema.row(reader, leaf.docBase() + doc));
       return true;
     });
     return rows;

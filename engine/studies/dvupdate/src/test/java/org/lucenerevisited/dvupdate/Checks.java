@@ -101,7 +101,7 @@ final class Checks {
         for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
           int row = leaf.docBase() + doc;
           TestIndex.Doc expected = test.docs.get(row);
-          assertEquals(row, StoredRows.row(reader, row), "docID " + row);
+          assertEquals(row, DvuSchema.row(reader, row), "docID " + row);
           assertEquals(expected.lastmod(row), DocValuesAt.numeric(leaf.reader(), DvuSchema.LASTMOD, doc));
           assertEquals(new BytesRef(expected.title()), DocValuesAt.binary(leaf.reader(), DvuSchema.TITLE_DV, doc));
         }

@@ -36,7 +36,7 @@ class DvuIndexerTest {
       for (LuceneShim.Leaf leaf : LuceneShim.INSTANCE.leaves(reader)) {
         for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
           int row = leaf.docBase() + doc;
-          assertEquals(row, StoredRows.row(reader, row), "docID " + row);
+          assertEquals(row, DvuSchema.row(reader, row), "docID " + row);
           TestIndex.Doc expected = test.docs.get(row);
           assertEquals(expected.lastmod(row), DocValuesAt.numeric(leaf.reader(), DvuSchema.LASTMOD, doc));
           assertEquals(new BytesRef(expected.title()), DocValuesAt.binary(leaf.reader(), DvuSchema.TITLE_DV, doc));

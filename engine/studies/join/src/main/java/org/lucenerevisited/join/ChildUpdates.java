@@ -28,6 +28,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
  */
 public final class ChildUpdates implements Closeable {
 
+  private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+
   public static final String BLOCK = "block";
   public static final String CHILD = "child";
 
@@ -121,7 +123,7 @@ public final class ChildUpdates implements Closeable {
    */
   public Table verify() throws IOException {
     reopen();
-    IndexSearcher searcher = Hits.newSearcher(reader);
+    IndexSearcher searcher = SHIM.newSearcher(reader);
     Table.Builder out = Table.builder().stringColumn("parent").longColumn("children").longColumn("found")
         .longColumn("acl_ok").longColumn("adjacent");
     for (int b = 0; b < blocks.size(); b++) {
@@ -134,12 +136,12 @@ public final class ChildUpdates implements Closeable {
       int[] docs = new int[n + 1];
       for (int c = 0; c <= n; c++) {
         String id = c < n ? block.childId(c) : block.parentId();
-        TopDocs hits = Hits.top(searcher, new TermQuery(new Term(JoinSchema.ID, id)), 2);
-        if (Hits.total(hits) == 1) {
+        TopDocs hits = SHIM.topDocs(searcher, new TermQuery(new Term(JoinSchema.ID, id)), 2);
+        if (SHIM.totalHits(hits) == 1) {
           found++;
           docs[c] = hits.scoreDocs[0].doc;
         }
-        if (c < n && Hits.total(Hits.top(searcher, Queries.filtered(new TermQuery(new Term(JoinSchema.ID, id)),
+        if (c < n && SHIM.totalHits(SHIM.topDocs(searcher, Queries.filtered(new TermQuery(new Term(JoinSchema.ID, id)),
             Acl.range(JoinSchema.ACL, block.acls()[c], block.acls()[c])), 1)) == 1) {
           aclOk++;
         }

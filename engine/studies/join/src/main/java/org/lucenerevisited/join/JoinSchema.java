@@ -1,5 +1,6 @@
 package org.lucenerevisited.join;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.document.Document;
@@ -7,7 +8,9 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.util.BytesRef;
+import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * The study's index fields (the same names as in Solr's schema) and the documents of a block: its
@@ -28,6 +31,11 @@ final class JoinSchema {
   static final String CHILD_KIND = "acl";
 
   private JoinSchema() {}
+
+  /** The stored id of {@code doc}. */
+  static String id(IndexSearcher searcher, int doc) throws IOException {
+    return LuceneShim.INSTANCE.document(searcher.getIndexReader(), doc).get(ID);
+  }
 
   static List<Document> block(JoinCorpus.Block block) {
     List<Document> docs = new ArrayList<>(block.acls().length + 1);

@@ -8,6 +8,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
+import org.lucenerevisited.engine.shim.LuceneShim;
 
 /**
  * A contender on Lucene's own API: the seed's request is the scored text query with {@link #join} as
@@ -17,6 +18,8 @@ import org.apache.lucene.search.TopDocs;
  */
 abstract class LuceneJoin implements JoinContender {
 
+  private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+
   final IndexReader reader;
   final IndexSearcher searcher;
   /** What {@link #close} releases: the reader and directory the contender opened, or null. */
@@ -24,7 +27,7 @@ abstract class LuceneJoin implements JoinContender {
 
   LuceneJoin(IndexReader reader, Closeable owned) {
     this.reader = reader;
-    this.searcher = Hits.newSearcher(reader);
+    this.searcher = SHIM.newSearcher(reader);
     this.owned = owned;
   }
 
@@ -37,24 +40,24 @@ abstract class LuceneJoin implements JoinContender {
 
   @Override
   public long search(JoinQuery query, int n) throws IOException {
-    TopDocs top = Hits.top(searcher, request(query), n);
+    TopDocs top = SHIM.topDocs(searcher, request(query), n);
     for (ScoreDoc hit : top.scoreDocs) {
-      Hits.id(searcher, hit.doc);
+      JoinSchema.id(searcher, hit.doc);
     }
-    return Hits.total(top);
+    return SHIM.totalHits(top);
   }
 
   @Override
   public Answer answer(JoinQuery query, int n) throws IOException {
     Query request = request(query);
-    TopDocs hits = Hits.top(searcher, request, n);
-    long total = Hits.total(hits);
+    TopDocs hits = SHIM.topDocs(searcher, request, n);
+    long total = SHIM.totalHits(hits);
     if (total > hits.scoreDocs.length) {
-      hits = Hits.top(searcher, request, Math.toIntExact(total));
+      hits = SHIM.topDocs(searcher, request, Math.toIntExact(total));
     }
     String[] all = new String[hits.scoreDocs.length];
     for (int i = 0; i < all.length; i++) {
-      all[i] = Hits.id(searcher, hits.scoreDocs[i].doc);
+      all[i] = JoinSchema.id(searcher, hits.scoreDocs[i].doc);
     }
     String[] top = Arrays.copyOf(all, Math.min(n, all.length));
     Arrays.sort(all);

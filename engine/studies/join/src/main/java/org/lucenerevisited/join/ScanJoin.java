@@ -32,7 +32,7 @@ final class ScanJoin extends LuceneJoin {
 
   @Override
   Query join(JoinQuery query) throws IOException {
-    FixedBitSet[] from = DocSets.collect(searcher, Acl.range(JoinSchema.ACL, query.aclLo(), query.aclHi()));
+    FixedBitSet[] from = SHIM.collectDocs(searcher, Acl.range(JoinSchema.ACL, query.aclLo(), query.aclHi()));
     List<LuceneShim.Leaf> leaves = SHIM.leaves(reader);
     FixedBitSet[] to = new FixedBitSet[leaves.size()];
     TermsEnum[] toTerms = new TermsEnum[leaves.size()];
@@ -58,7 +58,7 @@ final class ScanJoin extends LuceneJoin {
         }
       }
     }
-    return DocSets.query(to);
+    return SHIM.docSetQuery(to);
   }
 
   private static boolean intersects(DocIdSetIterator postings, FixedBitSet set) throws IOException {

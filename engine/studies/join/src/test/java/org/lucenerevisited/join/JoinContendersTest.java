@@ -23,6 +23,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 /** Every Lucene contender of the version answers as brute force does; bad names fail clearly. */
 class JoinContendersTest {
 
+  private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+
   private static final int TOP = 3;
 
   @TempDir Path dir;
@@ -66,11 +68,11 @@ class JoinContendersTest {
 
   /** The first {@code TOP} of {@code parents} in the text query's own score order (ties by docID). */
   private static String[] topByScore(DirectoryReader reader, JoinQuery q, String[] parents) throws Exception {
-    IndexSearcher searcher = Hits.newSearcher(reader);
+    IndexSearcher searcher = SHIM.newSearcher(reader);
     List<String> matching = List.of(parents);
     List<String> out = new ArrayList<>();
-    for (ScoreDoc hit : Hits.top(searcher, Queries.text(JoinSchema.TEXT, q.terms()), reader.maxDoc()).scoreDocs) {
-      String id = Hits.id(searcher, hit.doc);
+    for (ScoreDoc hit : SHIM.topDocs(searcher, Queries.text(JoinSchema.TEXT, q.terms()), reader.maxDoc()).scoreDocs) {
+      String id = JoinSchema.id(searcher, hit.doc);
       if (matching.contains(id) && out.size() < TOP) {
         out.add(id);
       }

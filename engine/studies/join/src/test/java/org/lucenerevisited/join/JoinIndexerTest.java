@@ -20,6 +20,8 @@ import org.lucenerevisited.engine.shim.LuceneShim;
 /** One segment holding every block in corpus order, children before their parent; bad corpora named. */
 class JoinIndexerTest {
 
+  private static final LuceneShim SHIM = LuceneShim.INSTANCE;
+
   @TempDir Path dir;
 
   @Test
@@ -34,13 +36,13 @@ class JoinIndexerTest {
     try (Directory d = LuceneShim.INSTANCE.openMMapDirectory(corpus.index);
         DirectoryReader reader = DirectoryReader.open(d)) {
       assertEquals(1, reader.leaves().size());
-      IndexSearcher searcher = Hits.newSearcher(reader);
+      IndexSearcher searcher = SHIM.newSearcher(reader);
       int doc = 0;
       for (JoinCorpus.Block block : corpus.blocks) {
         for (int i = 0; i < block.acls().length; i++) {
-          assertEquals(block.childId(i), Hits.id(searcher, doc++));
+          assertEquals(block.childId(i), JoinSchema.id(searcher, doc++));
         }
-        assertEquals(block.parentId(), Hits.id(searcher, doc++));
+        assertEquals(block.parentId(), JoinSchema.id(searcher, doc++));
       }
       assertEquals(docs, reader.maxDoc());
     }
