@@ -46,6 +46,7 @@ from lrev.dvupdate import layout, plan
     ({"dvupdate": {"ladder": {"cells": ["low-never"]}}}, "'dvupdate.ladder.cells': not in grid.cells: low-never"),
     ({"dvupdate": {"ladder": {"cells": ["high-short"]}}},
      "'dvupdate.ladder.cells': dvupdate-2 is fitted on the ladder in cell low-short"),
+    ({"dvupdate": {"ladder": {"versions": ["9.12.3"]}}}, "'dvupdate.ladder.versions': 9.12.3 not among"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error({"studies": ["dvupdate"], **overrides}, named)
@@ -67,6 +68,19 @@ def test_every_scale_runs_the_cells_the_claims_name_on_both_corpora(scale):
         timed = layout.contenders(settings, version, "big")
         assert timed[-2:] == ["reindex-aa", "numeric-aa"] and {"reindex", "numeric", "binary"} <= set(timed)
         assert {"reindex", "numeric"} <= set(layout.contenders(settings, version, "medium"))
+
+
+def test_a_ladder_on_one_version_forks_and_indexes_its_corpora_there_only():
+    settings = config.load({"scale": "paper", "studies": ["dvupdate"]}).study("dvupdate")
+    assert settings["ladder"]["versions"] == ["10.6.0"]
+    rungs = [layout.ladder_role(n) for n in settings["ladder"]["docs"]]
+    laddered = {(v, role) for v, role, _ in layout.jobs(settings) if role in rungs}
+    assert laddered == {("10.6.0", role) for role in rungs}
+    ladder_corpora = {layout.corpora(settings)[role] for role in rungs}
+    assert {(v, c) for v, c in layout.indexes(settings) if c in ladder_corpora} == {
+        ("10.6.0", c) for c in ladder_corpora}
+    # The big and medium corpora are still indexed and timed on both versions.
+    assert {v for v, role, _ in layout.jobs(settings) if role in ("big", "medium")} == set(settings["versions"])
 
 
 def test_a_job_name_gives_back_its_version_role_and_contender():

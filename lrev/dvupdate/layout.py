@@ -111,11 +111,11 @@ def ladder(settings: dict[str, Any]) -> dict[str, Any]:
 
 def roles(settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Role -> its corpus's spec: the configured roles, then the size ladder's, smallest first (the big role's
-    synthetic recipe at each of ``ladder.docs``, timing the ladder's methods in its cells)."""
+    synthetic recipe at each of ``ladder.docs``, timing the ladder's methods in its cells, on its versions)."""
     rungs = ladder(settings)
-    return {**settings["corpora"],
-            **{ladder_role(n): {"text": "synthetic", "docs": n, "methods": rungs["methods"], "cells": rungs["cells"]}
-               for n in rungs["docs"]}}
+    spec = {"text": "synthetic", "methods": rungs["methods"], "cells": rungs["cells"],
+            **({"versions": rungs["versions"]} if "versions" in rungs else {})}
+    return {**settings["corpora"], **{ladder_role(n): {**spec, "docs": n} for n in rungs["docs"]}}
 
 
 def flush_docs(settings: dict[str, Any], role: str) -> int:
@@ -133,9 +133,11 @@ def corpora(settings: dict[str, Any]) -> dict[str, str]:
 def contenders(settings: dict[str, Any], version: str, role: str) -> list[str]:
     """The methods timed on ``version`` for corpus ``role``, plus, on the big corpus, the A/A of each of
     :data:`AA_BASES` that it times."""
-    listed = settings["methods"][version]
+    listed, spec = settings["methods"][version], roles(settings)[role]
+    if version not in spec.get("versions", [version]):
+        return []
     if role != "big":
-        return [m for m in listed if m in roles(settings)[role].get("methods", listed)]
+        return [m for m in listed if m in spec.get("methods", listed)]
     return [*listed, *(base + AA_SUFFIX for base in AA_BASES if base in listed)]
 
 
@@ -176,7 +178,8 @@ def index_dir(root: Path, version: str, corpus: str) -> Path:
 
 
 def indexes(settings: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(v, c) for v in settings["versions"] for c in sorted(set(corpora(settings).values()))]
+    """(version, corpus) of every index a fork of the run reads."""
+    return sorted({(v, corpus_name(roles(settings)[role], role)) for v, role, _ in jobs(settings)})
 
 
 def results_dir(root: Path, version: str) -> Path:

@@ -90,6 +90,10 @@ def check_ladder(dvupdate: dict[str, Any], cells: set[str]) -> None:
     unknown = sorted(set(ladder["cells"]) - cells)
     if unknown:
         raise ConfigError(f"config error at 'dvupdate.ladder.cells': not in grid.cells: {', '.join(unknown)}")
+    strangers = [v for v in ladder.get("versions", []) if v not in dvupdate["versions"]]
+    if strangers:
+        raise ConfigError(f"config error at 'dvupdate.ladder.versions': {', '.join(strangers)} not among "
+                          f"dvupdate.versions {dvupdate['versions']}")
     studies.require_rungs("dvupdate", dvupdate["versions"], sizes, "the big corpus")
     for cid, _, part in studies.ladder_parts("dvupdate", dvupdate["versions"]):
         for side in (part[s] for s in ("a", "b") if s in part):
