@@ -21,7 +21,8 @@ SEED_COLUMNS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_
 def parameters_text(p: dict[str, Any]) -> str:
     grid = p["grid"]
     ladder = layout.ladder(p)
-    rungs = (f"size ladder {', '.join(f'{n:,}' for n in ladder['docs'])} docs ({', '.join(ladder['methods'])}; "
+    on = f" on {', '.join(ladder['versions'])}" if "versions" in ladder else ""
+    rungs = (f"size ladder {', '.join(f'{n:,}' for n in ladder['docs'])} docs{on} ({', '.join(ladder['methods'])}; "
              f"{', '.join(ladder['cells'])}); " if ladder["docs"] else "")
     return (f"corpora {', '.join(f'{role}: {layout.corpus_name(s, role)}' for role, s in p['corpora'].items())}; "
             f"{rungs}"
@@ -179,7 +180,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "id_formats": [{"version": v, "format": p["id_formats"][v]} for v in data.versions],
                  "verify_updates": p["verify"]["updates"], "verify_reopens": p["verify"]["reopens"],
                  "ladder_docs": [f"{n:,}" for n in ladder["docs"]], "ladder_methods": ladder["methods"],
-                 "ladder_cells": ladder["cells"],
+                 "ladder_cells": ladder["cells"], "ladder_versions": ladder.get("versions", p["versions"]),
                  "checks": int(checks["checks"].sum()), "reopens": len(data.reopens),
                  **warmups(data, p["min_reopens"])},
         "corpora": corpora(data),
