@@ -19,6 +19,8 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
+from lrev.errors import ConfigError
+
 REPO = Path(__file__).resolve().parent.parent
 CONFIG_FILE = REPO / "config" / "config.yaml"
 SCHEMA_FILE = REPO / "config" / "schema.yaml"
@@ -27,10 +29,6 @@ REFERENCE_FILE = REPO / "config" / "README.md"
 SHIMS_DIR = REPO / "engine" / "shims"
 #: The keys of config/schema.yaml; every other top-level key is a study's block.
 GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales", "budgets")
-
-
-class ConfigError(ValueError):
-    """A configuration problem, stated with the key path it concerns."""
 
 
 def _key_path(path: Any) -> str:
@@ -307,8 +305,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    # Through the imported module: run as __main__, this file's ConfigError is another class than the
-    # lrev.config.ConfigError that the studies' checks raise, and theirs would escape main's except.
+    # Through the imported module: run as __main__, this file would be a second module beside the lrev.config
+    # that the studies' checks call.
     from lrev import config
 
     raise SystemExit(config.main(sys.argv[1:]))

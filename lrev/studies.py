@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
+from lrev.errors import ConfigError
+
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO / "config" / "schema"
 
@@ -118,7 +120,6 @@ def require_rungs(name: str, versions: Sequence[str], sizes: Sequence[int], top:
     """A config error naming ``<name>.ladder.docs`` where the registry fits claims of study ``name`` on a size ladder
     on one of ``versions`` and the ladder has no rung below ``top``, the corpus at its top."""
     from lrev import growth
-    from lrev.config import ConfigError
 
     grown = growth.grown(_registry(name), list(versions))
     if grown and not sizes:
@@ -132,7 +133,6 @@ def require_on_ladder(name: str, versions: Sequence[str], offered: Mapping[str, 
     that its version offers (``offered[version]``) and the ladder's ``listed`` leaves out: that fit would have one
     size."""
     from lrev import growth
-    from lrev.config import ConfigError
 
     missing = []
     for cid, version, part in ladder_parts(name, versions):

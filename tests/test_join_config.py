@@ -5,7 +5,7 @@ import pytest
 
 from conftest import assert_config_error, assert_snakemake_refuses
 from lrev import config
-from lrev.join import layout, study
+from lrev.join import layout
 
 
 @pytest.mark.parametrize("overrides, named", [
@@ -119,10 +119,10 @@ def test_the_ladder_reads_a_lucene_index_of_each_size_and_runs_the_pair_and_both
 
 def test_solr_gets_its_releases_stock_caches_without_the_two_the_seed_turned_off():
     settings = config.load({"scale": "default", "studies": ["join"]}).study("join")
-    old, new = study.solr_caches(settings, "4.10.4"), study.solr_caches(settings, "9.12.3")
+    old, new = layout.solr_caches(settings, "4.10.4"), layout.solr_caches(settings, "9.12.3")
     assert old.startswith('<documentCache class="solr.LRUCache" size="512"') and \
         '<cache name="perSegFilter" class="solr.search.LRUCache" size="10"' in old
     assert '<cache name="perSegFilter" class="solr.CaffeineCache"' in new
     for caches in (old, new):
         assert "filterCache" not in caches and "queryResultCache" not in caches
-    assert study.solr_caches(settings, "10.6.0") == "", "no Solr is paired with 10.6.0"
+    assert layout.solr_caches(settings, "10.6.0") == "", "no Solr is paired with 10.6.0"

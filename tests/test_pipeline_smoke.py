@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from lrev import cite, config, jdk, pdftext, provenance
+from lrev import cite, codeinputs, config, jdk, pdftext, provenance
 from lrev.pk import layout as pk_layout
 from lrev.config import REPO
 
@@ -78,6 +79,26 @@ def test_listing_one_study_reruns_no_job_of_any_study(smoke_run, study):
     assert dry.returncode == 0, dry.stderr[-2000:]
     rules = set(re.findall(r"^(?:local)?rule (\w+):", dry.stdout + dry.stderr, re.M))
     assert rules <= {"paper", "resolved_config", "plan", "gallery", "all"}
+
+
+@pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
+def test_editing_a_module_a_studys_summary_imports_reruns_its_results(smoke_run, study):
+    # lrev/<study>/results.py names the tables the forks write and the summary reads. To Snakemake an edit is a file
+    # newer than the outputs: then the study's run is due again, and no other study's.
+    root, _, _ = smoke_run
+    module = f"lrev/{study}/results.py"
+    assert module in codeinputs.files(f"lrev/{study}/summary.py")
+    path, before = REPO / module, (REPO / module).stat()
+    try:
+        os.utime(path, (before.st_atime, before.st_mtime + 10 ** 6))
+        dry = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "2", "--config",
+                              "scale=smoke", f"outdir={root.parent}"], cwd=REPO, capture_output=True, text=True)
+    finally:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    rules = set(re.findall(r"^(?:local)?rule (\w+):", dry.stdout + dry.stderr, re.M))
+    assert {f"{study}_run", f"{study}_figures", "claims", "study_numbers", "paper"} <= rules
+    assert not {f"{other}_run" for other in config.load({"scale": "smoke"}).studies if other != study} & rules
 
 
 def test_every_version_has_results_with_provenance(smoke_run):

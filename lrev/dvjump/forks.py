@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork, plan
+from lrev import codeinputs, engine, fork, plan
 from lrev.config import REPO
 from lrev.dvjump import layout, results
 from lrev.io import read_json, verify
 
-#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
-CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/pagecache.py", "lrev/dvjump/engine.py",
-        "lrev/dvjump/tasks.py", "lrev/dvjump/layout.py", "lrev/dvjump/forks.py")
+#: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
+#: outputs stale.
+CODE = codeinputs.files("lrev/dvjump/forks.py", "lrev/dvjump/tasks.py")
 
 
 def verify_inputs(root: Path, dvjump: dict[str, Any]) -> None:

@@ -8,14 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork, plan
+from lrev import codeinputs, engine, fork, plan
 from lrev.config import REPO
 from lrev.io import read_json, verify
 from lrev.join import layout, results
 
-#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
-CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/load.py", "lrev/join/engine.py",
-        "lrev/join/tasks.py", "lrev/join/layout.py", "lrev/join/forks.py")
+#: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
+#: outputs stale.
+CODE = codeinputs.files("lrev/join/forks.py", "lrev/join/tasks.py")
 
 
 def verify_inputs(root: Path, join: dict[str, Any]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from lrev import studies
 
@@ -168,3 +169,26 @@ def results_dir(root: Path, version: str) -> Path:
 
 def forks_dir(root: Path) -> Path:
     return Path(root) / "results" / "join" / "forks"
+
+
+def solr_release(version: str) -> str | None:
+    """The Solr release the join engine of Lucene ``version`` carries (engine/studies/join/build.properties),
+    or None."""
+    from lrev import engine
+
+    return engine.study_properties("join", version).get("solr.version")
+
+
+#: Caches solrconfig.xml names by element; any other is a <cache name="...">.
+NAMED_ELEMENTS = ("filterCache", "queryResultCache", "documentCache", "fieldValueCache")
+
+
+def solr_caches(join: dict[str, Any], version: str) -> str:
+    """The <query> cache elements of the Solr release paired with Lucene ``version`` (solrconfig.xml syntax), or
+    '' when it has none."""
+    caches = join["solr_caches"].get(solr_release(version) or "", {})
+    elements = []
+    for name, attributes in caches.items():
+        attrs = " ".join(f'{k}="{escape(str(v))}"' for k, v in attributes.items())
+        elements.append(f"<{name} {attrs}/>" if name in NAMED_ELEMENTS else f'<cache name="{escape(name)}" {attrs}/>')
+    return "".join(elements)

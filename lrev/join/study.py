@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Sequence
-from xml.sax.saxutils import escape
 
 from lrev import studies
 from lrev.config import ConfigError, major, version_key
@@ -49,14 +48,6 @@ QUANTITIES = {
 }
 
 
-def solr_release(version: str) -> str | None:
-    """The Solr release the join engine of Lucene ``version`` carries (engine/studies/join/build.properties),
-    or None."""
-    from lrev import engine
-
-    return engine.study_properties("join", version).get("solr.version")
-
-
 def check_contenders(key: str, version: str, listed: list[str]) -> None:
     """``listed`` can run on Lucene ``version`` (and its Solr release), or a ConfigError names ``key``."""
     early = [c for c in listed if major(version) < layout.SINCE_MAJOR[c]]
@@ -64,7 +55,7 @@ def check_contenders(key: str, version: str, listed: list[str]) -> None:
         raise ConfigError(f"config error at '{key}': Lucene {version} has no {', '.join(early)} (JoinUtil's "
                           "global-ordinals join and Solr's score=none came in 7, method=topLevelDV in Solr 8)")
     solr = [c for c in listed if c in layout.SOLR]
-    if solr and solr_release(version) is None:
+    if solr and layout.solr_release(version) is None:
         raise ConfigError(f"config error at '{key}': {', '.join(solr)} need real Solr, and no Solr release is "
                           f"paired with Lucene {version} (engine/studies/join/build.properties)")
 
@@ -73,14 +64,12 @@ def check_contenders(key: str, version: str, listed: list[str]) -> None:
 #: 9.0, SOLR-13817), CaffeineCache from 8.3 (SOLR-8241).
 CACHE_CLASSES = {"LRUCache": (None, "9.0.0"), "FastLRUCache": (None, "9.0.0"), "LFUCache": (None, "9.0.0"),
                  "CaffeineCache": ("8.3.0", None)}
-#: Caches solrconfig.xml names by element; any other is a <cache name="...">.
-NAMED_ELEMENTS = ("filterCache", "queryResultCache", "documentCache", "fieldValueCache")
 
 
 def check_caches(join: dict[str, Any]) -> None:
     """Every Solr release the config runs has its caches, and each cache's class exists in that release."""
     for version in join["versions"]:
-        release = solr_release(version)
+        release = layout.solr_release(version)
         if release and any(c in layout.SOLR for c in join["contenders"].get(version, [])) \
                 and release not in join["solr_caches"]:
             raise ConfigError(f"config error at 'join.solr_caches': nothing listed for Solr {release} (paired with "
@@ -97,18 +86,6 @@ def check_caches(join: dict[str, Any]) -> None:
                 span = f"from {since}" if since else f"before {until}"
                 raise ConfigError(f"config error at 'join.solr_caches.{release}.{name}': Solr {release} has no "
                                   f"{attributes['class']} (it exists {span})")
-
-
-def solr_caches(join: dict[str, Any], version: str) -> str:
-    """The <query> cache elements of the Solr release paired with Lucene ``version`` (solrconfig.xml syntax), or
-    '' when it has none."""
-    caches = join["solr_caches"].get(solr_release(version) or "", {})
-    elements = []
-    for name, attributes in caches.items():
-        attrs = " ".join(f'{k}="{escape(str(v))}"' for k, v in attributes.items())
-        elements.append(f"<{name} {attrs}/>" if name in NAMED_ELEMENTS else f'<cache name="{escape(name)}" {attrs}/>')
-    return "".join(elements)
-
 
 
 def check(join: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from lrev import load, pagecache
 from lrev.io import read_json
-from lrev.join import engine, layout, study
+from lrev.join import engine, layout
 
 #: The closed loop has converged once the JIT compilers were busy for at most this share of its last iterations
 #: (what the other studies' warm-ups allow); a load step in which they were busy for more was no steady state.
@@ -48,7 +48,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
     top_n, plan = join["top_n"], join["load"]
     pin = load.pinning(plan["pin"], "join.load.pin")
     with engine.Bench(index, join["directory"], layout.contender(contender), queries,
-                      study.solr_caches(join, version), pin) as bench:
+                      layout.solr_caches(join, version), pin) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, seed)
         capacity = load.server_cpus(pin) * 1e9 / service_ns
         open_warmup = warm_up_open_loop(bench, plan["warmup_fraction"] * capacity, join, seed)
@@ -139,7 +139,7 @@ def closed_on(root: Path, version: str, round: int, contender: str, corpus: str,
     index = layout.index_dir(root, version, system, corpus) / layout.OPENED[system]
     keys = read_json(layout.corpus_dir(root, corpus) / "manifest.json")["join_keys"]
     with engine.Bench(index, join["directory"], contender, layout.corpus_dir(root, corpus) / "queries.tsv",
-                      study.solr_caches(join, version), None) as bench:
+                      layout.solr_caches(join, version), None) as bench:
         gate, closed, service_ns = gate_and_warm_up(bench, join, int(join["seed"]) * 1000 + round)
     row = {"corpus": corpus, "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
@@ -239,7 +239,7 @@ def cold(root: Path, version: str, contender: str, rate: float, warm_p99_ns: flo
         resident = pagecache.resident_bytes([files])
         io_start, dev_start = pagecache.process_io(), pagecache.device_reads(files)
         with engine.Bench(index, run["directory"], layout.contender(contender), layout.corpus_dir(root) / "queries.tsv",
-                          study.solr_caches(join, version), pin) as bench:
+                          layout.solr_caches(join, version), pin) as bench:
             io_open = pagecache.process_io()
             opened = pagecache.resident_by_extension([files])
             intervals, summary = bench.open_loop(join["top_n"], rate, run["workers"], settings["seconds"],

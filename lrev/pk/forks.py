@@ -13,14 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import engine, fork, plan, tools
+from lrev import codeinputs, engine, fork, plan, tools
 from lrev.config import REPO
 from lrev.io import read_json, verify, write_parquet
 from lrev.pk import layout, plain, results
 
-#: Code a fork runs: a change to any of it makes earlier fork outputs stale.
-CODE = ("lrev/fork.py", "lrev/bridge.py", "lrev/studies.py", "lrev/pk/engine.py", "lrev/pk/tasks.py",
-        "lrev/pk/plain.py", "lrev/pk/layout.py", "lrev/pk/forks.py")
+#: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
+#: outputs stale.
+CODE = codeinputs.files("lrev/pk/forks.py", "lrev/pk/tasks.py")
 
 
 def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:

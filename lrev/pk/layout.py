@@ -36,6 +36,10 @@ BASELINE_CONTENDER = "default"
 #: The default contender measured again in JVMs of its own: the A/A noise floor.
 AA_SUFFIX = "-aa"
 AA = "default" + AA_SUFFIX
+
+#: What a lookup's rate depends on besides its contender and version, and what a footprint depends on.
+CONDITION = ("corpus", "layout", "miss_rate", "threads")
+FOOTPRINT_CONDITION = ("corpus", "layout")
 LAYOUTS = ("multi", "merged")
 #: A size ladder's corpus: ``seq-<n>``, the seed's sequential ids, n of them (see :func:`ladder_conditions`).
 LADDER_PREFIX = "seq-"

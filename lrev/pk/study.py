@@ -12,8 +12,8 @@ from lrev.studies import Quantity
 BASELINE = layout.BASELINE_CONTENDER
 AA = layout.AA
 
-CONDITION = ("corpus", "layout", "miss_rate", "threads")
-FOOTPRINT_CONDITION = ("corpus", "layout")
+CONDITION = layout.CONDITION
+FOOTPRINT_CONDITION = layout.FOOTPRINT_CONDITION
 QUANTITIES = {
     "lookups_per_s": Quantity("lookups", "lookups_per_s", CONDITION, converges=True),
     "heap_bytes_per_doc": Quantity("footprint", "heap_bytes_per_doc", FOOTPRINT_CONDITION),

@@ -26,7 +26,8 @@ import scipy.stats
 from lrev import manifest, rounds, stats
 from lrev.pk import layout
 from lrev.pk.results import TABLES
-from lrev.pk.study import AA, BASELINE, CONDITION, FOOTPRINT_CONDITION
+from lrev.pk.layout import AA, CONDITION, FOOTPRINT_CONDITION
+from lrev.pk.layout import BASELINE_CONTENDER as BASELINE
 from lrev.tables import by_version, estimate_columns, select
 
 STUDY = "pk"

@@ -4,13 +4,11 @@
 
 from lrev.dvjump import figures as dvj_figures
 from lrev.dvjump import layout as dvj_layout
-from lrev.dvjump.forks import CODE as DVJ_FORK_CODE
 from lrev.dvjump.results import FILES as DVJ_RESULTS
 
 DVJ = CFG.study("dvjump")
-DVJ_RUN_CODE = [*DVJ_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/dvjump/results.py"]
-DVJ_SUMMARY_CODE = ["lrev/dvjump/summary.py", "lrev/dvjump/study.py", "lrev/dvjump/layout.py", "lrev/rounds.py",
-                    "lrev/stats.py", "lrev/tables.py", "lrev/manifest.py"]
+# What the run writes its results with (lrev/codeinputs.py), as pk.smk says.
+DVJ_RUN_CODE = codeinputs.files("lrev/execute.py", "lrev/dvjump/forks.py", "lrev/dvjump/tasks.py")
 DVJ_FIGURES = dvj_figures.names(DVJ["workloads"])
 
 
@@ -24,7 +22,7 @@ def dvj_index(version, corpus, kind):
 
 rule dvjump_corpus:
     input:
-        "data-recipes/dvjump_corpus.py",
+        code=codeinputs.files("data-recipes/dvjump_corpus.py"),
     output:
         docs=ROOT / "corpora/dvjump/{corpus}/docs.tsv",
         queries=ROOT / "corpora/dvjump/{corpus}/queries.tsv",
@@ -50,7 +48,7 @@ rule dvjump_index:
         unpack(lambda w: engine_of("dvjump", w.version)),
         corpus=ROOT / "corpora/dvjump/{corpus}/manifest.json",
         source=lambda w: [dvj_index(dvj_layout.UPGRADED_FROM, w.corpus, "native")] if w.kind == "upgraded" else [],
-        code=["lrev/dvjump/index.py", "lrev/dvjump/engine.py", "lrev/bridge.py", "lrev/io.py"],
+        code=codeinputs.files("lrev/dvjump/index.py"),
     output:
         ROOT / "indexes/dvjump/{version}/{corpus}/{kind}/manifest.json",
     wildcard_constraints:
@@ -98,7 +96,7 @@ localrules: dvjump_figures
 rule dvjump_figures:
     input:
         results=[f for v in DVJ["versions"] for f in dvj_results(v)],
-        code=["lrev/dvjump/figures.py", "lrev/plots.py", *DVJ_SUMMARY_CODE],
+        code=codeinputs.files("lrev/dvjump/figures.py"),
     output:
         [str(ROOT / f"figures/dvjump/{name}.{ext}") for name in DVJ_FIGURES for ext in ("pdf", "png")],
     params:
@@ -115,6 +113,5 @@ STUDY_OUTPUTS["dvjump"] = {
     "versions": DVJ["versions"],
     "results": [f for v in DVJ["versions"] for f in dvj_results(v)],
     "figures": rules.dvjump_figures.output,
-    "code": [*DVJ_SUMMARY_CODE, "lrev/dvjump/numbers.py", "lrev/dvjump/figures.py"],
     "notebooks": {"dvjump": ROOT / "results/dvjump/dvjump.ipynb"},
 }

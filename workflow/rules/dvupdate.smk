@@ -5,14 +5,11 @@ import shlex
 
 from lrev.dvupdate import layout as dvu_layout
 from lrev.dvupdate.figures import FIGURES as DVU_FIGURES
-from lrev.dvupdate.forks import CODE as DVU_FORK_CODE
 from lrev.dvupdate.results import FILES as DVU_RESULTS
 
 DVU = CFG.study("dvupdate")
-DVU_RUN_CODE = [*DVU_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/dvupdate/results.py"]
-DVU_SUMMARY_CODE = ["lrev/dvupdate/summary.py", "lrev/dvupdate/study.py", "lrev/dvupdate/layout.py",
-                    "lrev/dvupdate/results.py", "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py", "lrev/manifest.py"]
-DVU_RECIPES = ["data-recipes/dvupdate_common.py", "lrev/io.py"]
+# What the run writes its results with (lrev/codeinputs.py), as pk.smk says.
+DVU_RUN_CODE = codeinputs.files("lrev/execute.py", "lrev/dvupdate/forks.py", "lrev/dvupdate/tasks.py")
 
 
 def dvu_results(version):
@@ -44,8 +41,7 @@ rule dvupdate_real:
     """Real Wikipedia text as line docs: the fragment gensim's wheel ships (fetched once into the user's cache),
     or the dump the config names."""
     input:
-        "data-recipes/dvupdate_wikipedia.py",
-        DVU_RECIPES,
+        code=codeinputs.files("data-recipes/dvupdate_wikipedia.py"),
     output:
         docs=ROOT / "corpora/dvupdate/real-{shape}/docs.tsv",
         queries=ROOT / "corpora/dvupdate/real-{shape}/queries.tsv",
@@ -66,8 +62,7 @@ rule dvupdate_synthetic:
     """A corpus of the configured size fitted on the real fragment's whole articles, labelled synthetic: a role's
     (big, medium) or a size ladder's (big-<n>, the big role's shape)."""
     input:
-        "data-recipes/dvupdate_synthetic.py",
-        DVU_RECIPES,
+        code=codeinputs.files("data-recipes/dvupdate_synthetic.py"),
         fit=dvu_corpus("real-big"),
     output:
         docs=ROOT / "corpora/dvupdate/{corpus}/docs.tsv",
@@ -92,7 +87,7 @@ rule dvupdate_index:
     input:
         unpack(lambda w: engine_of("dvupdate", w.version)),
         corpus=lambda w: dvu_corpus(w.corpus),
-        code=["lrev/dvupdate/index.py", "lrev/dvupdate/engine.py", "lrev/bridge.py", "lrev/io.py"],
+        code=codeinputs.files("lrev/dvupdate/index.py"),
     output:
         ROOT / "indexes/dvupdate/{version}/{corpus}/manifest.json",
     wildcard_constraints:
@@ -139,7 +134,7 @@ localrules: dvupdate_figures
 rule dvupdate_figures:
     input:
         results=[f for v in DVU["versions"] for f in dvu_results(v)],
-        code=["lrev/dvupdate/figures.py", "lrev/plots.py", *DVU_SUMMARY_CODE],
+        code=codeinputs.files("lrev/dvupdate/figures.py"),
     output:
         [str(ROOT / f"figures/dvupdate/{name}.{ext}") for name in DVU_FIGURES for ext in ("pdf", "png")],
     params:
@@ -155,6 +150,5 @@ STUDY_OUTPUTS["dvupdate"] = {
     "versions": DVU["versions"],
     "results": [f for v in DVU["versions"] for f in dvu_results(v)],
     "figures": rules.dvupdate_figures.output,
-    "code": [*DVU_SUMMARY_CODE, "lrev/dvupdate/numbers.py", "lrev/dvupdate/figures.py"],
     "notebooks": {"dvupdate": ROOT / "results/dvupdate/dvupdate.ipynb"},
 }

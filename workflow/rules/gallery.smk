@@ -12,7 +12,7 @@ rule gallery:
     input:
         notebooks=[path for _, _, path in GALLERY_PAGES],
         claims=[ROOT / f"results/{s}/claims.json" for s in CFG.studies],
-        code="lrev/gallery.py",
+        code=codeinputs.files("lrev/gallery.py"),
     output:
         index=ROOT / "gallery/index.html",
         pages=[ROOT / f"gallery/{name}.html" for _, name, _ in GALLERY_PAGES],

@@ -4,13 +4,11 @@
 
 from lrev.join import layout as join_layout
 from lrev.join.figures import FIGURES as JOIN_FIGURES
-from lrev.join.forks import CODE as JOIN_FORK_CODE
 from lrev.join.results import FILES as JOIN_RESULTS
 
 JOIN = CFG.study("join")
-JOIN_RUN_CODE = [*JOIN_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/join/results.py"]
-JOIN_SUMMARY_CODE = ["lrev/join/summary.py", "lrev/join/study.py", "lrev/join/layout.py", "lrev/join/results.py",
-                     "lrev/rounds.py", "lrev/stats.py", "lrev/tables.py", "lrev/manifest.py"]
+# What the run writes its results with (lrev/codeinputs.py), as pk.smk says.
+JOIN_RUN_CODE = codeinputs.files("lrev/execute.py", "lrev/join/forks.py", "lrev/join/tasks.py")
 
 
 def join_results(version):
@@ -30,8 +28,7 @@ rule join_corpus:
     unique-join-values sweep's, the same parents with k of them per join key; ``parents-<n>``: the size ladder's,
     n parents."""
     input:
-        "data-recipes/join_corpus.py",
-        "lrev/io.py",
+        code=codeinputs.files("data-recipes/join_corpus.py"),
     output:
         docs=ROOT / "corpora/join/{corpus}/docs.tsv",
         queries=ROOT / "corpora/join/{corpus}/queries.tsv",
@@ -56,7 +53,7 @@ rule join_index:
     input:
         unpack(lambda w: engine_of("join", w.version)),
         corpus=lambda w: join_corpus(w.corpus.removeprefix("-") or join_layout.CORPUS),
-        code=["lrev/join/index.py", "lrev/join/layout.py", "lrev/join/engine.py", "lrev/bridge.py", "lrev/io.py"],
+        code=codeinputs.files("lrev/join/index.py"),
     output:
         ROOT / "indexes/join/{version}/{system}{corpus}/manifest.json",
     wildcard_constraints:
@@ -103,7 +100,7 @@ localrules: join_figures
 rule join_figures:
     input:
         results=[f for v in JOIN["versions"] for f in join_results(v)],
-        code=["lrev/join/figures.py", "lrev/plots.py", "lrev/growth.py", *JOIN_SUMMARY_CODE],
+        code=codeinputs.files("lrev/join/figures.py"),
     output:
         [str(ROOT / f"figures/join/{name}.{ext}") for name in JOIN_FIGURES for ext in ("pdf", "png")],
     params:
@@ -118,6 +115,5 @@ STUDY_OUTPUTS["join"] = {
     "versions": JOIN["versions"],
     "results": [f for v in JOIN["versions"] for f in join_results(v)],
     "figures": rules.join_figures.output,
-    "code": [*JOIN_SUMMARY_CODE, "lrev/join/numbers.py", "lrev/join/figures.py", "lrev/growth.py"],
     "notebooks": {"join": ROOT / "results/join/join.ipynb"},
 }

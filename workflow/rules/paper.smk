@@ -1,7 +1,6 @@
 # Claim verdicts, the paper's numbers and the paper, from the studies' result files only. Each study's rule
 # file registers, before this file is read:
 #   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files],
-#                             "code": [the study's Python that reads its results],
 #                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
 import yaml
 
@@ -10,8 +9,12 @@ from lrev.claims import MIN_ROUNDS
 from lrev.plots import FORMATS
 
 STUDY_NAMES = "|".join(CFG.studies)
-CLAIMS_CODE = ["lrev/claims.py", "lrev/growth.py", "lrev/studies.py", "lrev/rounds.py", "lrev/stats.py",
-               "lrev/tables.py", "lrev/manifest.py"]
+
+
+def study_code(entry, study):
+    """``entry`` and the study's plug-in (lrev/<study>/study.py, loaded by name), with all they import
+    (lrev/codeinputs.py)."""
+    return codeinputs.files(entry, f"lrev/{study}/study.py")
 
 
 def study_outputs(key):
@@ -40,7 +43,7 @@ rule claims:
     input:
         registry="claims/{study}.yaml",
         results=study_outputs("results"),
-        code=lambda w: [*CLAIMS_CODE, *STUDY_OUTPUTS[w.study]["code"]],
+        code=lambda w: study_code("lrev/claims.py", w.study),
     output:
         ROOT / "results/{study}/claims.json",
     wildcard_constraints:
@@ -60,7 +63,7 @@ rule growth_figure:
     input:
         registry="claims/{study}.yaml",
         claims=ROOT / "results/{study}/claims.json",
-        code=["lrev/growth_figures.py", "lrev/growth.py", "lrev/plots.py"],
+        code=codeinputs.files("lrev/growth_figures.py"),
     output:
         [ROOT / f"figures/{{study}}/growth-{{claim}}.{fmt}" for fmt in FORMATS],
     wildcard_constraints:
@@ -78,8 +81,7 @@ rule study_numbers:
         results=study_outputs("results"),
         figures=study_outputs("figures"),
         grown=lambda w: grown_figures(w.study),
-        code=lambda w: ["lrev/paper.py", "lrev/growth.py", "lrev/manifest.py",
-                        *STUDY_OUTPUTS[w.study]["code"]],
+        code=lambda w: study_code("lrev/paper.py", w.study),
     output:
         ROOT / "paper/{study}.json",
     wildcard_constraints:
@@ -98,7 +100,7 @@ rule plan:
     run's own results: the paper's threats section gives the totals."""
     input:
         results=[f for s in CFG.studies for f in STUDY_OUTPUTS[s]["results"]],
-        code=["lrev/plan.py", *(f"lrev/{s}/plan.py" for s in CFG.studies)],
+        code=codeinputs.files("lrev/plan.py", *(f"lrev/{s}/plan.py" for s in CFG.studies)),
     output:
         ROOT / "plan/seed.json",
     params:
@@ -134,7 +136,7 @@ rule paper:
         stability=[STABILITY] if STABILITY.exists() else [],
         sources=["paper/lucene-revisited.typ", "paper/lib.typ", "paper/references.yml",
                  *(f"paper/{s}.typ" for s in CFG.studies)],
-        code=["lrev/paper.py", "lrev/cite.py", "lrev/claims.py"],
+        code=codeinputs.files("lrev/paper.py"),
         citation=["CITATION.cff", "pyproject.toml"],
     output:
         PAPER,

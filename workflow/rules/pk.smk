@@ -3,12 +3,13 @@
 
 from lrev.pk import layout as pk_layout
 from lrev.pk.figures import FIGURES as PK_FIGURES
-from lrev.pk.forks import CODE as PK_FORK_CODE
 from lrev.pk.results import FILES as PK_RESULTS
 
 PK = CFG.study("pk")
-# The Python each step runs is an input too, so changing it reruns the step.
-PK_RUN_CODE = [*PK_FORK_CODE, "lrev/provenance.py", "lrev/io.py", "lrev/manifest.py", "lrev/pk/results.py"]
+# The Python each step runs, and all it imports, is an input too (lrev/codeinputs.py): editing it reruns the step.
+# The run writes its results through forks.py and its forks run tasks.py; what the notebook imports only to draw
+# is the figures rule's.
+PK_RUN_CODE = codeinputs.files("lrev/execute.py", "lrev/pk/forks.py", "lrev/pk/tasks.py")
 
 
 def pk_results(version):
@@ -17,7 +18,7 @@ def pk_results(version):
 
 rule pk_corpus:
     input:
-        "data-recipes/pk_corpus.py",
+        code=codeinputs.files("data-recipes/pk_corpus.py"),
     output:
         docs=ROOT / "corpora/pk/{corpus}/docs.tsv",
         manifest=ROOT / "corpora/pk/{corpus}/manifest.json",
@@ -44,7 +45,7 @@ rule pk_index:
     input:
         unpack(lambda w: engine_of("pk", w.version)),
         corpus=ROOT / "corpora/pk/{corpus}/manifest.json",
-        code=["lrev/pk/index.py", "lrev/pk/engine.py", "lrev/bridge.py", "lrev/io.py"],
+        code=codeinputs.files("lrev/pk/index.py"),
     output:
         ROOT / "indexes/pk/{version}/{corpus}/manifest.json",
     wildcard_constraints:
@@ -85,11 +86,6 @@ rule pk_run:
         "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
-# The Python that reads pk's results (figures, claims, paper numbers).
-PK_SUMMARY_CODE = ["lrev/pk/summary.py", "lrev/pk/study.py", "lrev/pk/layout.py", "lrev/rounds.py", "lrev/stats.py",
-                   "lrev/tables.py", "lrev/manifest.py"]
-
-
 # Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
 localrules: pk_figures
 
@@ -97,7 +93,7 @@ localrules: pk_figures
 rule pk_figures:
     input:
         results=[f for v in PK["versions"] for f in pk_results(v)],
-        code=["lrev/pk/figures.py", "lrev/plots.py", *PK_SUMMARY_CODE],
+        code=codeinputs.files("lrev/pk/figures.py"),
     output:
         [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
     params:
@@ -112,6 +108,5 @@ STUDY_OUTPUTS["pk"] = {
     "versions": PK["versions"],
     "results": [f for v in PK["versions"] for f in pk_results(v)],
     "figures": rules.pk_figures.output,
-    "code": [*PK_SUMMARY_CODE, "lrev/pk/numbers.py"],
     "notebooks": {f"pk-{v}": ROOT / f"results/pk/{v}/pk.ipynb" for v in PK["versions"]},
 }
