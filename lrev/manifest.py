@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-from lrev import engine, provenance
+from lrev import engine, provenance, warmup
 from lrev.config import version_key
 from lrev.io import read_json, sha256_file, verify, write_json, write_parquet
 
@@ -41,7 +41,7 @@ def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, 
         # else its recipe recorded of it (what a synthetic corpus was fitted on, say).
         "corpora": dict(corpora),
         "sha256": {f"{name}.parquet": sha256_file(out / f"{name}.parquet") for name in tables},
-        "parameters": parameters, "started": started, "finished": provenance.now(),
+        "parameters": parameters, "warmup": warmup.policy(), "started": started, "finished": provenance.now(),
     })
     return out
 

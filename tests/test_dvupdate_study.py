@@ -13,7 +13,7 @@ from conftest import assert_legible
 from lrev import claims, config, fork, growth
 from lrev.config import REPO
 from lrev.dvupdate import figures, layout, results, summary
-from lrev.dvupdate.tasks import JIT_QUIET_SHARE
+from lrev.warmup import JIT_QUIET_SHARE
 
 SETTINGS = config.load({"scale": "smoke", "studies": ["dvupdate"]}).study("dvupdate")
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from lrev import cite, codeinputs, config, jdk, pdftext, provenance
+from lrev import cite, codeinputs, config, jdk, pdftext, provenance, warmup
 from lrev.pk import layout as pk_layout
 from lrev.config import REPO
 
@@ -109,6 +109,7 @@ def test_every_version_has_results_with_provenance(smoke_run):
         manifest = json.loads((out / "manifest.json").read_text())
         assert manifest["lucene_version_reported"] == version
         assert manifest["git"]["sha"] and manifest["host"]["cores"] >= 1 and manifest["jdk"]["flags"]
+        assert manifest["warmup"] == warmup.policy()  # the policy its forks ran under, where the paper reads it
         assert {c["sha256"]["docs.tsv"] for c in manifest["corpora"].values()}
         assert set(manifest["sha256"]) == {f"{t}.parquet" for t in ("lookups", "mixed", "plain", "footprint", "reopen")}
         contenders = set(pk["contenders"][version]) | {"default-aa"}

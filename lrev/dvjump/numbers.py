@@ -7,7 +7,6 @@ from typing import Any, Sequence
 
 from lrev import stats
 from lrev.dvjump import figures, layout, summary
-from lrev.dvjump.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
 from lrev.paper import fmt, interval, provenance_row
 from lrev.tables import timing_hygiene
 
@@ -130,9 +129,10 @@ def variations(data: summary.DvjResults, settings: dict[str, Any]) -> list[dict[
     return out
 
 
-def unconverged(data: summary.DvjResults, p: dict[str, Any]) -> dict[str, Any]:
-    """How many series (one per fork) never converged, and why, from their last warm-up window."""
-    why = summary.unconverged(data.warmup, data.latency, STABLE_WINDOW, p["stable_cv"], JIT_QUIET_SHARE)
+def unconverged(data: summary.DvjResults, p: dict[str, Any], policy: dict[str, Any]) -> dict[str, Any]:
+    """How many series (one per fork) never converged, and why, from their last warm-up window (``policy``: the
+    warm-up policy the results manifest records)."""
+    why = summary.unconverged(data.warmup, data.latency, policy["window"], p["stable_cv"], policy["jit_quiet_share"])
     series = data.latency[["version", "round", "contender", "corpus", "workload", "bucket", "threads"]]
     return {"series": len(why), "of": len(series.drop_duplicates()),
             "compiling": int((why["compiling"] & ~why["spread"]).sum()),
@@ -142,7 +142,8 @@ def unconverged(data: summary.DvjResults, p: dict[str, Any]) -> dict[str, Any]:
 
 def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: dict[str, Any]) -> dict[str, Any]:
     data = summary.load(results, versions)
-    p = next(iter(data.manifests.values()))["parameters"]
+    first = next(iter(data.manifests.values()))
+    p, policy = first["parameters"], first["warmup"]
     cost = summary.cost_table(data.cost)
     return {
         "meta": {"docs": f"{p['docs']:,}", "ladder_docs": [f"{n:,}" for n in p["ladder"]["docs"]],
@@ -154,7 +155,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                  "export_runs": p["export_runs"], "workloads": p["workloads"], "limits": p["limits"],
                  "variation_bucket": p["variations"]["bucket"],
                  "converged_share": f"{summary.converged_share(data.latency) * 100:.1f}%",
-                 "stable_window": STABLE_WINDOW, "jit_quiet_share": f"{JIT_QUIET_SHARE * 100:.0f}%",
+                 "stable_window": policy["window"], "jit_quiet_share": f"{policy['jit_quiet_share'] * 100:.0f}%",
                  "confidence": f"{stats.CONFIDENCE * 100:.0f}%"},
         "contenders": [{"name": c, "label": layout.CONTENDERS[c].label, "version": layout.CONTENDERS[c].version}
                        for c in p["contenders"]],
@@ -164,7 +165,7 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
                          "ratio": fmt(r.value), "ci": interval(r.low, r.high)}
                         for r in summary.concurrency(data.latency).itertuples() if r.corpus == "full"
                         and r.contender != layout.AA],
-        "unconverged": unconverged(data, p),
+        "unconverged": unconverged(data, p, policy),
         "timing_hygiene": timing_hygiene(data.latency),
         "gains": gains(data),
         "regression": regression(data),

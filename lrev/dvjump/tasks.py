@@ -7,14 +7,9 @@ from typing import Any
 
 import pandas as pd
 
-from lrev import pagecache
+from lrev import pagecache, warmup
 from lrev.dvjump import engine, layout
 from lrev.io import read_json
-
-#: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv ...
-STABLE_WINDOW = 3
-#: ... while the JIT compilers worked for at most this share of their time.
-JIT_QUIET_SHARE = 0.02
 
 
 def queries(root: Path, corpus: str) -> tuple[list[str], list[int], str]:
@@ -36,8 +31,8 @@ def spec(root: Path, contender: str, corpus: str, dvjump: dict[str, Any], seed: 
         buckets=buckets, export_term=export_term, export_bucket=layout.EXPORT_BUCKET,
         variation_bucket=dvjump["variations"]["bucket"], rows=limits["rows"], facets=limits["facets"],
         groups=limits["groups"], iteration_millis=dvjump["iteration_ms"], min_warmup_iterations=dvjump["min_warmup"],
-        max_warmup_iterations=dvjump["max_warmup"], stable_window=STABLE_WINDOW, stable_cv=dvjump["stable_cv"],
-        jit_quiet_share=JIT_QUIET_SHARE, measure_iterations=dvjump["measure_iterations"], seed=seed)
+        max_warmup_iterations=dvjump["max_warmup"], stable_window=warmup.WINDOW, stable_cv=dvjump["stable_cv"],
+        jit_quiet_share=warmup.JIT_QUIET_SHARE, measure_iterations=dvjump["measure_iterations"], seed=seed)
 
 
 def measure(root: str, version: str, round: int, contender: str, dvjump: dict[str, Any]) -> dict[str, pd.DataFrame]:

@@ -10,7 +10,6 @@ import pandas as pd
 from lrev import rounds
 from lrev.dvupdate import figures, layout, summary
 from lrev.dvupdate.plan import SEED_GRID, seed_grid_factor
-from lrev.dvupdate.tasks import JIT_QUIET_SHARE, JIT_SETTLED_DROP, PROBE_MS, QUIET_PROBES
 from lrev.paper import fmt, interval, provenance_row
 from lrev.tables import by_version, timing_hygiene
 
@@ -149,8 +148,10 @@ def warmups(data: summary.DvuResults, min_reopens: int) -> dict[str, Any]:
     """How the cells' warm-ups ended: how many of the forks' cells converged, and their median length; the fewest
     reopens a cell measured, and how many cells measured fewer than ``min_reopens``."""
     cells = summary.warmups(data)
-    return {"jit_quiet_share": f"{JIT_QUIET_SHARE * 100:g}%", "quiet_window_s": f"{PROBE_MS * QUIET_PROBES / 1000:g}",
-            "jit_settled_drop": f"{JIT_SETTLED_DROP * 100:g}", "jit_share": jit_shares(data),
+    policy = next(iter(data.manifests.values()))["warmup"]
+    return {"jit_quiet_share": f"{policy['jit_quiet_share'] * 100:g}%",
+            "quiet_window_s": f"{policy['probe_ms'] * policy['window'] / 1000:g}",
+            "jit_settled_drop": f"{policy['jit_settled_drop'] * 100:g}", "jit_share": jit_shares(data),
             "cells": len(cells), "cells_converged": int(cells["stable"].sum()),
             "reopens_fewest": int(cells["reopens"].min()) if len(cells) else 0,
             "cells_short": int((cells["reopens"] < min_reopens).sum()),

@@ -9,18 +9,10 @@ from typing import Any
 
 import pandas as pd
 
+from lrev import warmup
 from lrev.dvupdate import engine, layout
 
 KIB = 1 << 10
-#: A cell's warm-up is over once the JIT compilers' share of the last QUIET_PROBES probes, PROBE_MS apart, was at
-#: most JIT_QUIET_SHARE (what the other studies' warm-ups allow) or fell by at most JIT_SETTLED_DROP from the
-#: probes before: the load's own variation (flushes, merges, reopens) is what a cell measures, so a JIT still
-#: winding down is what keeps it from a steady state. The settled test ends a reindexing cell's warm-up early: its
-#: compile rate falls for about 100 s (docs/jit.md), so the measured window that follows reads unconverged.
-PROBE_MS = 100
-QUIET_PROBES = 3
-JIT_QUIET_SHARE = 0.02
-JIT_SETTLED_DROP = 0.10
 
 
 def queries(corpus_dir: Path) -> list[str]:
@@ -44,8 +36,10 @@ def measure(root: str, version: str, round: int, role: str, contender: str, job:
         warmup_millis=round_ms(dvupdate["warmup_s"]), max_warmup_millis=round_ms(dvupdate["max_warmup_s"]),
         first_warmup_millis=round_ms(layout.first_warmup_s(dvupdate, contender)),
         measure_millis=round_ms(dvupdate["measure_s"]), min_reopens=dvupdate["min_reopens"],
-        max_measure_millis=round_ms(dvupdate["max_measure_s"]), probe_millis=PROBE_MS, quiet_probes=QUIET_PROBES,
-        jit_quiet_share=JIT_QUIET_SHARE, jit_settled_drop=JIT_SETTLED_DROP,
+        max_measure_millis=round_ms(dvupdate["max_measure_s"]), probe_millis=warmup.PROBE_MS,
+        # A cell is a held load (lrev/warmup.py): the settled test ends a reindexing cell's warm-up early, as its
+        # compile rate falls for about 100 s (docs/jit.md), so the measured window that follows reads unconverged.
+        quiet_probes=warmup.WINDOW, jit_quiet_share=warmup.JIT_QUIET_SHARE, jit_settled_drop=warmup.JIT_SETTLED_DROP,
         index_threads=dvupdate["index_threads"], search_threads=dvupdate["search_threads"],
         queries=queries(layout.corpus_dir(root_, corpus)), top_n=dvupdate["top_n"],
         ram_buffer_budget_bytes=int(dvupdate["ram_buffer_kb"] * KIB),

@@ -7,7 +7,7 @@
     steps.parquet       the saturation search: one row per open-loop step (offered rate, achieved rate,
                         latency percentiles from the intended send time, CPU share, backlog growth, verdict,
                         jit_ms and gc_ms over its duration_ns, ``quiet`` = the JIT compiled for at most
-                        tasks.JIT_QUIET_SHARE of it)
+                        lrev.warmup.JIT_QUIET_SHARE of it)
     intervals.parquet   each step's per-second intervals (the timelines)
     saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
                         first step that failed, the closed-loop service time, ``stable`` (the closed loop

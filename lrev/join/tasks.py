@@ -13,21 +13,16 @@ from typing import Any
 
 import pandas as pd
 
-from lrev import load, pagecache
+from lrev import load, pagecache, warmup
 from lrev.io import read_json
 from lrev.join import engine, layout
 
-#: The closed loop has converged once the JIT compilers were busy for at most this share of its last iterations
-#: (what the other studies' warm-ups allow); a load step in which they were busy for more was no steady state.
-JIT_QUIET_SHARE = 0.02
+#: The warm-up policy (lrev/warmup.py): a load step in which the JIT compilers were busy for more than its quiet
+#: share was no steady state. The update loop is a held load: updates flush, merge and reopen as they go; held for
+#: 60 s on 10.6.0, a child-alone fork's 1 s iterations moved between 61 and 207 us per update and its compilers
+#: stayed above 2% in most of them, so a JIT working at a steady rate counts as steady, as in dvupdate's cells.
+JIT_QUIET_SHARE = warmup.JIT_QUIET_SHARE
 NS_PER_MS = 1e6
-#: The update loop's warm-up (HeldLoop): over, once the JIT's share of the last UPDATE_WINDOW probes was at most
-#: JIT_QUIET_SHARE or fell by at most JIT_SETTLED_DROP from the probes before. Updates flush, merge and reopen as they
-#: go: held for 60 s on 10.6.0, a child-alone fork's 1 s iterations moved between 61 and 207 us per update and its
-#: compilers stayed above 2% in most of them, so a JIT working at a steady rate counts as steady, as in dvupdate's
-#: cells.
-UPDATE_WINDOW = 3
-JIT_SETTLED_DROP = 0.10
 #: A cold run starts with at most this share of the index resident, or it is marked not evicted.
 EVICTED_SHARE = 0.05
 
@@ -162,8 +157,8 @@ def updates(root: str, version: str, round: int, design: str, out: str, join: di
     try:
         with engine.ChildUpdates(copy, layout.corpus_dir(root_, corpus), layout.UPDATE_DESIGNS[design],
                                  settings["blocks"], join["corpus"]["acl_domain"], settings["per_reopen"]) as bench:
-            probes = bench.held_loop(warmup["probe_ms"], warmup["min_s"], warmup["max_s"], UPDATE_WINDOW,
-                                     JIT_QUIET_SHARE, JIT_SETTLED_DROP, settings["measure_s"])
+            probes = bench.held_loop(warmup["probe_ms"], warmup["min_s"], warmup["max_s"], warmup.WINDOW,
+                                     JIT_QUIET_SHARE, warmup.JIT_SETTLED_DROP, settings["measure_s"])
             gate = bench.verify()
     finally:
         shutil.rmtree(copy, ignore_errors=True)
@@ -175,8 +170,8 @@ def updates(root: str, version: str, round: int, design: str, out: str, join: di
            "updates": int(probes["ops"].sum()), "warmup_s": warm["nanos"].sum() / 1e9,
            "measured_s": measured["nanos"].sum() / 1e9,
            "jit_share": measured["jit_ms"].sum() * NS_PER_MS / measured["nanos"].sum(),
-           "stable": int(probes["stable"].iloc[0]), "window": UPDATE_WINDOW, "jit_quiet_share": JIT_QUIET_SHARE,
-           "jit_settled_drop": JIT_SETTLED_DROP}
+           "stable": int(probes["stable"].iloc[0]), "window": warmup.WINDOW, "jit_quiet_share": JIT_QUIET_SHARE,
+           "jit_settled_drop": warmup.JIT_SETTLED_DROP}
     return {"update_gate": gate.assign(per_reopen=settings["per_reopen"]), "update_probes": probes,
             "updates": pd.DataFrame([row])}
 

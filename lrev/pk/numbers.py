@@ -15,7 +15,6 @@ from lrev.pk import layout, summary
 from lrev.pk import results as pk_results
 from lrev.pk.figures import FIGURES
 from lrev.pk.layout import SEED_SETTING
-from lrev.pk.tasks import JIT_QUIET_SHARE, STABLE_WINDOW
 from lrev.tables import select, timing_hygiene
 
 
@@ -167,8 +166,8 @@ def numbers(results: Path, versions: Sequence[str], figures: Path, claims: dict[
                  "batch_size": f"{p['batch_size']:,}", "keys": f"{p['batch_size'] * p['key_batches']:,}",
                  "converged_share": f"{summary.converged_share(data.lookups) * 100:.1f}%",
                  "jit_share": f"{summary.jit_share(data.lookups) * 100:.2f}%",
-                 "jit_quiet_share": f"{JIT_QUIET_SHARE * 100:.0f}%",
-                 "stable_window": STABLE_WINDOW, "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
+                 "jit_quiet_share": f"{first['warmup']['jit_quiet_share'] * 100:.0f}%",
+                 "stable_window": first["warmup"]["window"], "confidence": f"{stats.CONFIDENCE * 100:.0f}%",
                  "segments": segment_layout(results, first),
                  "paper_docs": f"{paper_scale['docs'] / 1e6:.1f} M",
                  "reopen": p["reopen"],

@@ -10,13 +10,8 @@ from typing import Any
 
 import pandas as pd
 
+from lrev import warmup
 from lrev.pk import engine, layout
-
-#: A series' warm-up counts as stable once this many consecutive iterations agree within stable_cv ...
-STABLE_WINDOW = 3
-#: ... and the JIT compilers worked for at most this share of their time: a window in which code was still
-#: being compiled is not a steady state, however flat its rates.
-JIT_QUIET_SHARE = 0.02
 
 
 def _seed(pk: dict[str, Any], round_: int, name: str) -> int:
@@ -36,8 +31,8 @@ def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, 
         threads=[t for _, _, t in series],
         labels=[layout.condition_label(cond) for _, cond, _ in series],
         batch_size=pk["batch_size"], iteration_millis=pk["iteration_ms"], min_warmup_iterations=least,
-        max_warmup_iterations=max(least, pk["max_warmup"]), stable_window=STABLE_WINDOW, stable_cv=pk["stable_cv"],
-        jit_quiet_share=JIT_QUIET_SHARE,
+        max_warmup_iterations=max(least, pk["max_warmup"]), stable_window=warmup.WINDOW, stable_cv=pk["stable_cv"],
+        jit_quiet_share=warmup.JIT_QUIET_SHARE,
         measure_iterations=pk["measure_iterations"], seed=seed)
 
 
