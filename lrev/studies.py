@@ -3,7 +3,7 @@
 Study ``<s>`` is one folder per tier (docs/extending.md, "Adding a study"); the generic code (config, forks,
 claims, paper) reaches it only through these conventions:
 
-- ``lrev/<s>/study.py``, a module satisfying :class:`Study`;
+- ``lrev/<s>/``, the modules :data:`MODULES` lists, ``study.py`` among them, a module satisfying :class:`Study`;
 - ``config/schema/<s>.yaml``, the JSON schema of its settings (its config block merged over its
   block in the chosen scale);
 - fork tasks ``<s>.<task>``, the functions of ``lrev/<s>/tasks.py`` (:mod:`lrev.fork`);
@@ -20,6 +20,27 @@ from lrev.errors import ConfigError
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO / "config" / "schema"
+
+#: The modules every study folder ``lrev/<s>/`` holds: each one's role, and the names the generic code or the
+#: pipeline reaches in it (tests/test_studies.py checks every study against this). A study may hold more modules
+#: of its own; the ones here are how the rest of the project finds its parts.
+MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "study.py": ("the plug-in the generic config, claims and paper code calls (:class:`Study`)",
+                 ("BASELINE", "AA", "QUANTITIES", "check", "load", "numbers")),
+    "layout.py": ("where its files live below a scale's root, and what it runs", ("results_dir",)),
+    "engine.py": ("typed Python calls into its Java engine, through JPype", ()),
+    "index.py": ("builds one index, in a process and a JVM of its own (``python -m lrev.<s>.index``)", ()),
+    "tasks.py": ("its fork tasks: ``<s>.<task>`` runs ``lrev.<s>.tasks.<task>`` in a JVM of its own (:mod:`lrev.fork`)",
+                 ()),
+    "forks.py": ("its forks as rounds of :class:`lrev.fork.Job`; the code and settings a resumed fork must match",
+                 ("CODE", "verify_inputs", "fingerprint", "jobs", "run")),
+    "results.py": ("turns its forks into tidy result files (:func:`lrev.manifest.write`)", ("TABLES", "FILES")),
+    "summary.py": ("tidy tables of its results, which its figures and numbers read", ()),
+    "figures.py": ("its figures (``python -m lrev.<s>.figures``)", ()),
+    "numbers.py": ("every number and figure path its section of the paper prints", ()),
+    "plan.py": ("its plan hook (:mod:`lrev.plan`): its jobs' kinds, shapes, documents and forks",
+                ("shape", "sizes", "docs", "forks", "configured")),
+}
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,18 @@ def test_every_study_of_the_checkout_has_each_tier():
 
 
 @pytest.mark.parametrize("name", studies.names())
+def test_every_study_folder_holds_the_modules_of_the_contract_with_what_is_reached_in_them(name):
+    from importlib import import_module
+
+    for module, (_, names) in studies.MODULES.items():
+        assert (REPO / "lrev" / name / module).is_file(), f"lrev/{name}/{module}"
+        loaded = import_module(f"lrev.{name}.{module.removesuffix('.py')}")
+        assert [n for n in names if not hasattr(loaded, n)] == [], f"lrev/{name}/{module}"
+    tasks = import_module(f"lrev.{name}.tasks")
+    assert any(callable(v) and getattr(v, "__module__", "") == tasks.__name__ for v in vars(tasks).values())
+
+
+@pytest.mark.parametrize("name", studies.names())
 def test_a_notebooks_parameters_are_ones_papermill_can_set(name):
     # papermill injects a parameter it could not parse as an extra line and warns; the pipeline's
     # values must land on the named parameters, so every one of them has to parse.
