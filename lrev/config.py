@@ -154,10 +154,14 @@ def schema() -> dict[str, Any]:
 
 
 def study_schema(name: str) -> dict[str, Any]:
-    """The schema of study ``name``'s settings."""
+    """The schema of study ``name``'s settings. Its contender names (``$defs.contender``, where it has one) are the
+    study's registry, ``CONTENDERS`` of its plug-in: the schema file does not spell them again."""
     from lrev import studies
 
-    return yaml.safe_load(studies.schema_file(name).read_text())
+    loaded = yaml.safe_load(studies.schema_file(name).read_text())
+    if "contender" in loaded.get("$defs", {}):
+        loaded["$defs"]["contender"]["enum"] = list(studies.get(name).CONTENDERS)
+    return loaded
 
 
 def validate_raw(raw: Mapping[str, Any]) -> None:

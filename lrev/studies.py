@@ -80,6 +80,9 @@ class Study(Protocol):
     #: involving ``contender`` carries.
     BASELINE: str
     AA: str
+    #: Optional: its contender registry's names, where its settings schema has a ``$defs.contender`` to accept
+    #: them (:func:`lrev.config.study_schema`).
+    CONTENDERS: Sequence[str]
     #: The quantities its claims registry may name.
     QUANTITIES: Mapping[str, Quantity]
     #: Optional (``PACE = None`` or absent): the rate each fork reached against the rate it was asked for.

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from conftest import assert_config_error, assert_snakemake_refuses
 from lrev import config, studies
@@ -138,3 +139,14 @@ def test_no_scale_value_in_config_yaml_is_shadowed_by_its_top_level_block():
     dead = [path for scale, blocks in shipped["scales"].items() for study, block in blocks.items()
             if study in shipped for path in _shadowed(shipped[study], block, f"scales.{scale}.{study}")]
     assert dead == []
+
+
+def _written_schema(name: str) -> dict:
+    return yaml.safe_load(studies.schema_file(name).read_text())
+
+
+# dvjump and pk check their contender names in their plug-ins' check, against the same registry.
+@pytest.mark.parametrize("name", [n for n in studies.names() if "contender" in _written_schema(n).get("$defs", {})])
+def test_a_schemas_contender_names_are_its_studys_registry_and_not_spelt_in_the_schema_file(name):
+    assert "enum" not in _written_schema(name)["$defs"]["contender"]
+    assert config.study_schema(name)["$defs"]["contender"]["enum"] == list(studies.get(name).CONTENDERS)

@@ -31,3 +31,36 @@ def test_invalid_config_names_the_key_or_value(overrides, named):
                                     "dvjump={docs: 5000}"])
 def test_snakemake_stops_before_any_work(tmp_path, option):
     assert_snakemake_refuses(tmp_path, ["studies=[dvjump]", option])
+
+
+def test_a_contender_added_to_the_registry_alone_is_configured_indexed_forked_drawn_and_claimed(monkeypatch, tmp_path):
+    # Adding a dvjump contender touches layout.CONTENDERS (what it runs on and reads, and how), the engine's access
+    # class if its way of reading is new, and its claim: nothing else names it.
+    import yaml
+
+    from lrev import claims, config
+    from lrev.dvjump import figures, forks, layout
+    from lrev.config import REPO
+
+    monkeypatch.setitem(layout.CONTENDERS, "dry", layout.Contender("10.6.0", "8.11.4", "dv80", "native",
+                                                                   "10.6.0 on 8.11.4's Lucene80 index (dry run)"))
+    base = config.load({"scale": "smoke", "studies": ["dvjump"]}).study("dvjump")
+    settings = config.load({"scale": "smoke", "studies": ["dvjump"],
+                            "dvjump": {"contenders": [*base["contenders"], "dry"],
+                                       "versions": sorted({*base["versions"], "8.11.4", "10.6.0"},
+                                                          key=config.version_key)}}).study("dvjump")
+    assert ("8.11.4", layout.FULL, "dv80") in layout.indexes(settings)
+    job = next(j for j in forks.jobs(tmp_path, settings) if j.name == "dry")
+    assert job.name == "dry" and layout.contender(job.name).version == "10.6.0"
+    assert "dry" in figures._palette(["dry"]) and figures._name("dry") == "dry (10.6.0)"
+    registry = yaml.safe_load((REPO / "claims" / "dvjump.yaml").read_text())
+    registry["claims"].append({
+        "id": "dvjump-dry", "seed": registry["claims"][0]["seed"], "kind": "claim",
+        "statement": "A dry-run contender searches as fast as the baseline.", "quote": "(none)", "claimed": "about 1",
+        "parts": [{"label": "search, baseline / dry", "quantity": "latency_ms", "statistic": "median",
+                   "where": {"corpus": "full", "workload": "search", "bucket": 2, "threads": 1},
+                   "a": {"contender": layout.BASELINE, "version": "8.11.4"},
+                   "b": {"contender": "dry", "version": "10.6.0"},
+                   "expect": {"direction": "greater", "value": 1.0}, "versions": ["10.6.0"]}],
+        "not_applicable": {v: "the dry-run contender runs on 10.6.0" for v in registry["versions"] if v != "10.6.0"}})
+    claims.validate(registry)

@@ -14,6 +14,7 @@ from lrev.dvupdate import layout, plan
 
 @pytest.mark.parametrize("overrides, named", [
     ({"dvupdate": {"methods": {"4.10.4": ["reindex", "soft"]}}}, "dvupdate.methods.4.10.4"),
+    ({"dvupdate": {"methods": {"10.6.0": ["reindex", "numeric", "reindx"]}}}, "reindx"),
     # A version the scale does not run is checked too (the default scale runs 4.10.4 and 10.6.0).
     ({"scale": "default", "dvupdate": {"methods": {"6.6.6": ["reindex", "soft"]}}}, "dvupdate.methods.6.6.6"),
     ({"dvupdate": {"methods": {"10.6.0": ["numeric"]}}}, "'reindex' must be a method"),

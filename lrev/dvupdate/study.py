@@ -11,6 +11,8 @@ from lrev.studies import Pace, Quantity
 
 BASELINE = layout.BASELINE
 AA = layout.AA
+#: The method registry (layout.py): the names the config's schema accepts, besides ``overlays-<n>``.
+CONTENDERS = layout.METHODS
 aa_of = layout.aa_of
 
 #: A per-reopen sample is selected by its corpus role and its grid cell's roles.

@@ -12,6 +12,8 @@ from lrev.studies import Quantity
 
 BASELINE = layout.BASELINE
 AA = layout.AA
+#: The contender registry (layout.py): the names the config's schema accepts.
+CONTENDERS = (*layout.LUCENE, *layout.SOLR)
 
 #: One row per fork and load: the saturation search's outcome. The closed-loop warm-up's verdict rides along
 #: (``stable``): a saturation placed by a service time measured before the JIT settled is withheld.
