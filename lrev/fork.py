@@ -35,8 +35,9 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
-from lrev import bridge
-from lrev.io import atomic_dir, read_json, sha256_file, write_json, write_parquet
+from lrev import bridge, engine
+from lrev.config import REPO
+from lrev.io import atomic_dir, read_json, sha256_file, verify, write_json, write_parquet
 from lrev.progress import ForkProgress
 
 JVM_REPORT = "jvm.json"
@@ -147,6 +148,21 @@ def fingerprint(settings: dict[str, Any], files: Iterable[str | os.PathLike]) ->
     for path in files:
         digest.update(sha256_file(path).encode())
     return digest.hexdigest()
+
+
+def study_fingerprint(study: str, settings: dict[str, Any], versions: Iterable[str], code: Iterable[str]) -> str:
+    """:func:`fingerprint` of a study's ``settings``, its engine jar of each of ``versions`` and its fork ``code``
+    (repository paths): outputs made under another are not resumed."""
+    jars = [engine.classpath(study, version)[0] for version in sorted(set(versions))]
+    return fingerprint(settings, [*jars, *(REPO / path for path in code)])
+
+
+def verify_inputs(corpora: Iterable[Path], indexes: Iterable[Path]) -> None:
+    """Every corpus folder and index folder a run reads still matches the sha256 its manifest recorded: an input
+    changed since it was built stops the run before its first fork."""
+    for folder, tree in [*((c, False) for c in corpora), *((i, True) for i in indexes)]:
+        manifest = Path(folder) / "manifest.json"
+        verify(manifest, read_json(manifest)["sha256"], tree=tree)
 
 
 def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLike, fingerprint: str,

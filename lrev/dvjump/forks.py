@@ -7,10 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import codeinputs, engine, fork, plan
-from lrev.config import REPO
+from lrev import codeinputs, fork, plan
 from lrev.dvjump import layout, results
-from lrev.io import read_json, verify
 
 #: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
 #: outputs stale.
@@ -19,19 +17,13 @@ CODE = codeinputs.files("lrev/dvjump/forks.py", "lrev/dvjump/tasks.py")
 
 def verify_inputs(root: Path, dvjump: dict[str, Any]) -> None:
     """Every corpus and index the run reads still matches the sha256 its manifest recorded."""
-    for corpus in layout.corpora(dvjump):
-        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"])
-    for version, corpus, kind in layout.indexes(dvjump):
-        manifest = layout.index_dir(root, version, corpus, kind) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"], tree=True)
+    fork.verify_inputs([layout.corpus_dir(root, c) for c in layout.corpora(dvjump)],
+                       [layout.index_dir(root, *index) for index in layout.indexes(dvjump)])
 
 
 def fingerprint(dvjump: dict[str, Any]) -> str:
-    """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    versions = sorted({layout.contender(c).version for c in layout.timed(dvjump)})
-    jars = [engine.classpath("dvjump", version)[0] for version in versions]
-    return fork.fingerprint(dvjump, [*jars, *(REPO / path for path in CODE)])
+    versions = [layout.contender(c).version for c in layout.timed(dvjump)]
+    return fork.study_fingerprint("dvjump", dvjump, versions, CODE)
 
 
 def jobs(root: Path, dvjump: dict[str, Any]) -> list[fork.Job]:

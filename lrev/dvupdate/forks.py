@@ -7,10 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import codeinputs, engine, fork, plan
-from lrev.config import REPO
+from lrev import codeinputs, fork, plan
 from lrev.dvupdate import layout, results
-from lrev.io import read_json, verify
 
 #: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
 #: outputs stale.
@@ -19,18 +17,12 @@ CODE = codeinputs.files("lrev/dvupdate/forks.py", "lrev/dvupdate/tasks.py")
 
 def verify_inputs(root: Path, dvupdate: dict[str, Any]) -> None:
     """Every corpus and index the run reads still matches the sha256 its manifest recorded."""
-    for corpus in sorted(set(layout.corpora(dvupdate).values())):
-        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"])
-    for version, corpus in layout.indexes(dvupdate):
-        manifest = layout.index_dir(root, version, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"], tree=True)
+    fork.verify_inputs([layout.corpus_dir(root, c) for c in sorted(set(layout.corpora(dvupdate).values()))],
+                       [layout.index_dir(root, *index) for index in layout.indexes(dvupdate)])
 
 
 def fingerprint(dvupdate: dict[str, Any]) -> str:
-    """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    jars = [engine.classpath("dvupdate", version)[0] for version in dvupdate["versions"]]
-    return fork.fingerprint(dvupdate, [*jars, *(REPO / path for path in CODE)])
+    return fork.study_fingerprint("dvupdate", dvupdate, dvupdate["versions"], CODE)
 
 
 def jobs(root: Path, dvupdate: dict[str, Any]) -> list[fork.Job]:

@@ -8,9 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import codeinputs, engine, fork, plan
-from lrev.config import REPO
-from lrev.io import read_json, verify
+from lrev import codeinputs, fork, plan
 from lrev.join import layout, results
 
 #: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
@@ -20,18 +18,12 @@ CODE = codeinputs.files("lrev/join/forks.py", "lrev/join/tasks.py")
 
 def verify_inputs(root: Path, join: dict[str, Any]) -> None:
     """The corpus and every index the run reads still match the sha256 their manifests recorded."""
-    for corpus in layout.corpora(join):
-        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"])
-    for version, system, corpus in layout.indexes(join):
-        manifest = layout.index_dir(root, version, system, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"], tree=True)
+    fork.verify_inputs([layout.corpus_dir(root, c) for c in layout.corpora(join)],
+                       [layout.index_dir(root, *index) for index in layout.indexes(join)])
 
 
 def fingerprint(join: dict[str, Any]) -> str:
-    """Settings, engines and fork code: outputs made under another fingerprint are not resumed."""
-    jars = [engine.classpath("join", version)[0] for version in join["versions"]]
-    return fork.fingerprint(join, [*jars, *(REPO / path for path in CODE)])
+    return fork.study_fingerprint("join", join, join["versions"], CODE)
 
 
 def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:

@@ -13,9 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lrev import codeinputs, engine, fork, plan, tools
-from lrev.config import REPO
-from lrev.io import read_json, verify, write_parquet
+from lrev import codeinputs, fork, plan, tools
+from lrev.io import write_parquet
 from lrev.pk import layout, plain, results
 
 #: Code a fork runs (its tasks, loaded by name, and all they import): a change to any of it makes earlier fork
@@ -25,17 +24,12 @@ CODE = codeinputs.files("lrev/pk/forks.py", "lrev/pk/tasks.py")
 
 def verify_inputs(root: Path, version: str, pk: dict[str, Any]) -> None:
     """Every corpus and index this version reads still matches the sha256 its manifest recorded."""
-    for corpus in layout.corpora(pk):
-        manifest = layout.corpus_dir(root, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"])
-        manifest = layout.index_dir(root, version, corpus) / "manifest.json"
-        verify(manifest, read_json(manifest)["sha256"], tree=True)
+    fork.verify_inputs([layout.corpus_dir(root, c) for c in layout.corpora(pk)],
+                       [layout.index_dir(root, version, c) for c in layout.corpora(pk)])
 
 
 def fingerprint(version: str, pk: dict[str, Any]) -> str:
-    """Settings, engine and fork code: outputs made under another fingerprint are not resumed."""
-    return fork.fingerprint(layout.for_version(pk, version), [engine.classpath("pk", version)[0],
-                                                              *(REPO / c for c in CODE)])
+    return fork.study_fingerprint("pk", layout.for_version(pk, version), [version], CODE)
 
 
 def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:

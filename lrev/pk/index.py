@@ -10,11 +10,10 @@ plus lucene-codecs on the classpath.
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from lrev import bridge, provenance
-from lrev.io import atomic_dir, read_json, tree_checksums, verify, write_json
+from lrev import indexbuild
+from lrev.io import tree_checksums
 from lrev.pk import engine
 
 FIELDS = {
@@ -25,32 +24,19 @@ FIELDS = {
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--version", required=True)
-    ap.add_argument("--corpus", type=Path, required=True)
-    ap.add_argument("--out", type=Path, required=True)
+    ap = indexbuild.arguments(__doc__.split("\n")[0])
     ap.add_argument("--segment-docs", type=int, required=True)
     ap.add_argument("--contenders", nargs="+", required=True)
     ap.add_argument("--merged", action="store_true", help="also build force-merged copies")
     a = ap.parse_args()
-    corpus = read_json(a.corpus / "manifest.json")
-    verify(a.corpus / "manifest.json", corpus["sha256"])
-    flags = bridge.start(a.version, "pk")
-    started = provenance.now()
-    with atomic_dir(a.out) as tmp:
+    with indexbuild.building("pk", a.version, a.corpus, a.out) as build:
+        tmp = build.dir
         built = engine.build_indexes(str(a.corpus / "docs.tsv"), str(tmp), a.contenders, a.segment_docs, a.merged)
         built["path"] = [str(Path(p).relative_to(tmp.resolve())) for p in built["path"]]
         # Readers check these before measuring (lrev.io.verify): an index changed since it was built is refused.
-        checksums = tree_checksums(tmp, list(built["path"]))
-        write_json(tmp / "manifest.json", {
-            "study": "pk", "lucene_version": a.version, "engine": bridge.engine_info(), "jvm_flags": flags,
-            "corpus": {"path": str(a.corpus), "sha256": corpus["sha256"], "docs": corpus["docs"],
-                       "parameters": corpus["parameters"]},
-            "fields": FIELDS, "segment_docs": a.segment_docs,
-            "merge_policy": "LogDocMergePolicy + SerialMergeScheduler (deterministic; docID == corpus row)",
-            "indexes": built.to_dict(orient="records"), **checksums,
-            "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
-        })
+        build.record(fields=FIELDS, segment_docs=a.segment_docs,
+                     merge_policy="LogDocMergePolicy + SerialMergeScheduler (deterministic; docID == corpus row)",
+                     indexes=built.to_dict(orient="records"), **tree_checksums(tmp, list(built["path"])))
 
 
 if __name__ == "__main__":
