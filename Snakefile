@@ -47,6 +47,7 @@ def bench(rule, *wildcards):
 include: "workflow/rules/engine.smk"
 for _study in CFG.studies:
     include: f"workflow/rules/{_study}.smk"
+include: "workflow/rules/figures.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/gallery.smk"
 

@@ -19,7 +19,7 @@ VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
 def built(smoke_run, tmp_path_factory):
     results = smoke_run[0] / "results"
     root = tmp_path_factory.mktemp("paper")
-    written = figures.write_all(results, VERSIONS, root / "figures" / "pk")
+    written = figures.write_all(results, {"versions": VERSIONS}, root / "figures" / "pk")
     verdicts = claims.evaluate(claims.load_registry(REPO / "claims" / "pk.yaml"), summary.load(results, VERSIONS))
     write_json(root / "claims.json", verdicts)
     # The claims fitted on the size ladder have a figure each, as the pipeline draws them (rule growth_figure).

@@ -69,3 +69,13 @@ def test_a_build_compiles_the_core_its_shims_and_its_own_study_only(version, sha
 def test_a_version_without_shim_properties_is_refused():
     with pytest.raises(FileNotFoundError, match="lucene5"):
         engine.shim_properties("5.5.5")
+
+
+def test_the_figures_command_names_the_studies_it_knows():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "lrev.figures", "nope", "--results", "r", "--settings", "{}",
+                           "--out", "o"], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "nope" in done.stderr and all(name in done.stderr for name in studies.names())

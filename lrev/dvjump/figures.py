@@ -8,15 +8,13 @@
 - ``dvjump_gain``: each system's latency ÷ the baseline's (no jump tables), paired by round, by
   workload and bucket (95% CI).
 
-CLI: ``python -m lrev.dvjump.figures --results RESULTS --versions V … --workloads W … --out FIGDIR``
+CLI: ``python -m lrev.figures dvjump --results RESULTS --settings JSON --out FIGDIR``
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
-import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
@@ -150,21 +148,7 @@ def build(data: DvjResults, name: str) -> plt.Figure:
     return workload_figure(data, name.removeprefix("dvjump_"))
 
 
-def write_all(results: Path, versions: Sequence[str], workloads: Sequence[str], out: Path) -> list[Path]:
-    data = summary.load(results, versions)
-    return [path for name in names(workloads) for path in plots.save(build(data, name), out, name)]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, required=True)
-    parser.add_argument("--versions", nargs="+", required=True)
-    parser.add_argument("--workloads", nargs="+", required=True)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
-    matplotlib.use("Agg")
-    write_all(args.results, args.versions, args.workloads, args.out)
-
-
-if __name__ == "__main__":
-    main()
+def write_all(results: Path, settings: dict[str, Any], out: Path) -> list[Path]:
+    """Every figure of the configured workloads, from the results of the configured versions (:mod:`lrev.figures`)."""
+    data = summary.load(results, settings["versions"])
+    return [path for name in names(settings["workloads"]) for path in plots.save(build(data, name), out, name)]

@@ -7,15 +7,13 @@
 - ``dvupdate_crossover``: where a numeric DocValues update beats reindexing: the ratio of their total time per
   reopen (95% CI) by index size, per update rate and reopen interval, with the seed's two sizes marked.
 
-CLI: ``python -m lrev.dvupdate.figures --results RESULTS --versions V … --out FIGDIR``
+CLI: ``python -m lrev.figures dvupdate --results RESULTS --settings JSON --out FIGDIR``
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
-import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
@@ -116,20 +114,7 @@ def build(data: DvuResults, name: str) -> plt.Figure:
     raise KeyError(f"unknown figure '{name}' (figures: {', '.join(FIGURES)})")
 
 
-def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
-    data = summary.without_ladder(summary.load(results, versions))
+def write_all(results: Path, settings: dict[str, Any], out: Path) -> list[Path]:
+    """Every figure, from the results of the configured versions (:mod:`lrev.figures`)."""
+    data = summary.without_ladder(summary.load(results, settings["versions"]))
     return [path for name in names() for path in plots.save(build(data, name), out, name)]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, required=True)
-    parser.add_argument("--versions", nargs="+", required=True)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
-    matplotlib.use("Agg")
-    write_all(args.results, args.versions, args.out)
-
-
-if __name__ == "__main__":
-    main()

@@ -13,15 +13,13 @@
   each round's log-log line, solid over the measured sizes and dashed a decade beyond, and at each size the
   geometric mean over rounds with its 95% CI.
 
-CLI: ``python -m lrev.join.figures --results RESULTS --versions V … --out FIGDIR``
+CLI: ``python -m lrev.figures join --results RESULTS --settings JSON --out FIGDIR``
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
@@ -209,20 +207,7 @@ def build(data: JoinResults, name: str) -> plt.Figure:
     raise KeyError(f"unknown figure '{name}' (figures: {', '.join(FIGURES)})")
 
 
-def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
-    data = summary.load(results, versions)
+def write_all(results: Path, settings: dict[str, Any], out: Path) -> list[Path]:
+    """Every figure, from the results of the configured versions (:mod:`lrev.figures`)."""
+    data = summary.load(results, settings["versions"])
     return [path for name in names() for path in plots.save(build(data, name), out, name)]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, required=True)
-    parser.add_argument("--versions", nargs="+", required=True)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args(argv)
-    matplotlib.use("Agg")
-    write_all(args.results, args.versions, args.out)
-
-
-if __name__ == "__main__":
-    main()

@@ -6,16 +6,14 @@ so a figure can never disagree with the text. Series are Lucene-version-
 independent *families* (FST41/FST50 → FST, ...) so a line follows one design
 across releases; the A/A contender is drawn only as the noise band.
 
-CLI: ``python -m lrev.pk.figures --results RESULTS --versions V … --out FIGDIR`` writes
+CLI: ``python -m lrev.figures pk --results RESULTS --settings JSON --out FIGDIR`` writes
 ``FIGDIR/<name>.pdf`` and ``FIGDIR/<name>.png`` for every name in FIGURES.
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -220,20 +218,7 @@ BUILDERS: dict[str, Callable[[summary.PkResults], plt.Figure]] = {
 assert tuple(BUILDERS) == FIGURES
 
 
-def write_all(results: Path, versions: Sequence[str], out: Path) -> list[Path]:
-    data = summary.load(results, versions)
+def write_all(results: Path, settings: dict[str, Any], out: Path) -> list[Path]:
+    """Every figure, from the results of the configured versions (:mod:`lrev.figures`)."""
+    data = summary.load(results, settings["versions"])
     return [path for name in FIGURES for path in plots.save(BUILDERS[name](data), out, name)]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, required=True, help="RESULTS root (holds pk/<version>/)")
-    parser.add_argument("--versions", nargs="+", required=True, help="the configured versions")
-    parser.add_argument("--out", type=Path, required=True, help="figure directory")
-    args = parser.parse_args(argv)
-    matplotlib.use("Agg")  # files only, whatever display there is
-    write_all(args.results, args.versions, args.out)
-
-
-if __name__ == "__main__":
-    main()

@@ -89,29 +89,9 @@ rule dvjump_run:
         "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
-# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
-localrules: dvjump_figures
-
-
-rule dvjump_figures:
-    input:
-        results=[f for v in DVJ["versions"] for f in dvj_results(v)],
-        code=codeinputs.files("lrev/dvjump/figures.py"),
-    output:
-        [str(ROOT / f"figures/dvjump/{name}.{ext}") for name in DVJ_FIGURES for ext in ("pdf", "png")],
-    params:
-        versions=" ".join(DVJ["versions"]),
-        workloads=" ".join(DVJ["workloads"]),
-    benchmark:
-        bench("dvjump_figures"),
-    shell:
-        "{PY} -m lrev.dvjump.figures --results {ROOT}/results --versions {params.versions}"
-        " --workloads {params.workloads} --out {ROOT}/figures/dvjump"
-
-
 STUDY_OUTPUTS["dvjump"] = {
     "versions": DVJ["versions"],
     "results": [f for v in DVJ["versions"] for f in dvj_results(v)],
-    "figures": rules.dvjump_figures.output,
+    "figure_names": list(DVJ_FIGURES),
     "notebooks": {"dvjump": ROOT / "results/dvjump/dvjump.ipynb"},
 }

@@ -127,28 +127,9 @@ rule dvupdate_run:
         "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
-# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
-localrules: dvupdate_figures
-
-
-rule dvupdate_figures:
-    input:
-        results=[f for v in DVU["versions"] for f in dvu_results(v)],
-        code=codeinputs.files("lrev/dvupdate/figures.py"),
-    output:
-        [str(ROOT / f"figures/dvupdate/{name}.{ext}") for name in DVU_FIGURES for ext in ("pdf", "png")],
-    params:
-        versions=" ".join(DVU["versions"]),
-    benchmark:
-        bench("dvupdate_figures"),
-    shell:
-        "{PY} -m lrev.dvupdate.figures --results {ROOT}/results --versions {params.versions}"
-        " --out {ROOT}/figures/dvupdate"
-
-
 STUDY_OUTPUTS["dvupdate"] = {
     "versions": DVU["versions"],
     "results": [f for v in DVU["versions"] for f in dvu_results(v)],
-    "figures": rules.dvupdate_figures.output,
+    "figure_names": list(DVU_FIGURES),
     "notebooks": {"dvupdate": ROOT / "results/dvupdate/dvupdate.ipynb"},
 }

@@ -93,27 +93,9 @@ rule join_run:
         "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
-# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
-localrules: join_figures
-
-
-rule join_figures:
-    input:
-        results=[f for v in JOIN["versions"] for f in join_results(v)],
-        code=codeinputs.files("lrev/join/figures.py"),
-    output:
-        [str(ROOT / f"figures/join/{name}.{ext}") for name in JOIN_FIGURES for ext in ("pdf", "png")],
-    params:
-        versions=" ".join(JOIN["versions"]),
-    benchmark:
-        bench("join_figures"),
-    shell:
-        "{PY} -m lrev.join.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/join"
-
-
 STUDY_OUTPUTS["join"] = {
     "versions": JOIN["versions"],
     "results": [f for v in JOIN["versions"] for f in join_results(v)],
-    "figures": rules.join_figures.output,
+    "figure_names": list(JOIN_FIGURES),
     "notebooks": {"join": ROOT / "results/join/join.ipynb"},
 }

@@ -1,6 +1,6 @@
 # Claim verdicts, the paper's numbers and the paper, from the studies' result files only. Each study's rule
 # file registers, before this file is read:
-#   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files],
+#   STUDY_OUTPUTS[<study>] = {"versions": [...], "results": [result files], "figures": [figure files] (figures.smk),
 #                             "notebooks": {page name: executed notebook} (the gallery, gallery.smk)}
 import yaml
 

@@ -86,27 +86,9 @@ rule pk_run:
         "{PY} -m lrev.execute {params.notebook} {output.notebook} --parameters {params.parameters:q}"
 
 
-# Seconds of work on small files: on a cluster it runs on the submitting host rather than waiting in the queue.
-localrules: pk_figures
-
-
-rule pk_figures:
-    input:
-        results=[f for v in PK["versions"] for f in pk_results(v)],
-        code=codeinputs.files("lrev/pk/figures.py"),
-    output:
-        [str(ROOT / f"figures/pk/{name}.{ext}") for name in PK_FIGURES for ext in ("pdf", "png")],
-    params:
-        versions=" ".join(PK["versions"]),
-    benchmark:
-        bench("pk_figures"),
-    shell:
-        "{PY} -m lrev.pk.figures --results {ROOT}/results --versions {params.versions} --out {ROOT}/figures/pk"
-
-
 STUDY_OUTPUTS["pk"] = {
     "versions": PK["versions"],
     "results": [f for v in PK["versions"] for f in pk_results(v)],
-    "figures": rules.pk_figures.output,
+    "figure_names": list(PK_FIGURES),
     "notebooks": {f"pk-{v}": ROOT / f"results/pk/{v}/pk.ipynb" for v in PK["versions"]},
 }
