@@ -11,11 +11,29 @@ some loads keep a compiler busy at a steady rate for as long as they run (docs/j
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 WINDOW = 3
 JIT_QUIET_SHARE = 0.02
 JIT_SETTLED_DROP = 0.10
 #: A held load's probe, where its study does not configure one (join's updates do).
 PROBE_MS = 100
+
+
+@dataclass
+class Iterated:
+    """The iterated series of a study's spec, as the Java harness (``InterleavedRunner``) takes them: iterations of
+    ``iteration_millis``, warmed up for ``min_warmup_iterations`` to ``max_warmup_iterations`` until the last
+    ``stable_window`` agree within ``stable_cv`` with the JIT quiet (``jit_quiet_share``), then
+    ``measure_iterations`` measured. A study's spec extends it with its own fields."""
+
+    iteration_millis: int
+    min_warmup_iterations: int
+    max_warmup_iterations: int
+    stable_window: int
+    stable_cv: float
+    jit_quiet_share: float
+    measure_iterations: int
 
 
 def policy() -> dict[str, float]:

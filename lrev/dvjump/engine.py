@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import jpype
 import pandas as pd
 
-from lrev import bridge
+from lrev import bridge, warmup
 
 
 def _dvj(name: str):
@@ -26,7 +26,7 @@ def upgrade_index(out: str) -> pd.DataFrame:
 
 
 @dataclass
-class Spec:
+class Spec(warmup.Iterated):
     """One index read one way (``access``), its workloads on ``terms`` (their buckets alongside)."""
 
     index_path: str
@@ -41,13 +41,6 @@ class Spec:
     rows: int
     facets: int
     groups: int
-    iteration_millis: int
-    min_warmup_iterations: int
-    max_warmup_iterations: int
-    stable_window: int
-    stable_cv: float
-    jit_quiet_share: float
-    measure_iterations: int
     seed: int
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import jpype
 import pandas as pd
 
-from lrev import bridge
+from lrev import bridge, warmup
 
 
 def _pk(name: str):
@@ -25,7 +25,7 @@ def build_indexes(docs_tsv: str, out_dir: str, contenders: list[str], segment_do
 
 
 @dataclass
-class LookupSpec:
+class LookupSpec(warmup.Iterated):
     """One JVM's lookup run: series i looks up ``keys_paths[i]`` in ``index_paths[i]`` with ``contenders[i]`` on
     ``threads[i]`` threads, reported as ``labels[i]``; all series interleave in time-based iterations."""
 
@@ -35,13 +35,6 @@ class LookupSpec:
     threads: list[int]
     labels: list[str]
     batch_size: int
-    iteration_millis: int
-    min_warmup_iterations: int
-    max_warmup_iterations: int
-    stable_window: int
-    stable_cv: float
-    jit_quiet_share: float
-    measure_iterations: int
     seed: int
 
 
