@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -100,6 +100,14 @@ class ForkError(RuntimeError):
 def tables(out: str | os.PathLike) -> dict[str, pd.DataFrame]:
     """The tables a finished job wrote into ``out``."""
     return {p.stem: pd.read_parquet(p) for p in sorted(Path(out).glob("*.parquet"))}
+
+
+def round_jobs(forks_dir: str | os.PathLike) -> Iterator[tuple[int, Path]]:
+    """(round, job folder) of every job :func:`run_rounds` left in ``forks_dir``, rounds in order, jobs by name."""
+    rounds = sorted(Path(forks_dir).glob("round-*"), key=lambda p: int(p.name.removeprefix("round-")))
+    for round_dir in rounds:
+        for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
+            yield int(round_dir.name.removeprefix("round-")), job
 
 
 def jvm_report(out: str | os.PathLike) -> dict[str, Any]:

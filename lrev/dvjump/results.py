@@ -38,17 +38,15 @@ def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict[st
     and one fork's JVM report per version."""
     parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
     jvms: dict[str, dict[str, Any]] = {}
-    for round_dir in sorted(forks_dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1])):
-        r = int(round_dir.name.split("-")[1])
-        for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
-            version = layout.contender(job.name).version
-            jvms.setdefault(version, fork.jvm_report(job))
-            for name, table in fork.tables(job).items():
-                table = table.copy()
-                for i, (col, value) in enumerate((("version", version), ("round", r), ("fork", job.name),
-                                                  ("contender", job.name))):
-                    table.insert(i, col, value)
-                parts[name].append(table)
+    for r, job in fork.round_jobs(forks_dir):
+        version = layout.contender(job.name).version
+        jvms.setdefault(version, fork.jvm_report(job))
+        for name, table in fork.tables(job).items():
+            table = table.copy()
+            for i, (col, value) in enumerate((("version", version), ("round", r), ("fork", job.name),
+                                              ("contender", job.name))):
+                table.insert(i, col, value)
+            parts[name].append(table)
     if not jvms:
         raise FileNotFoundError(f"no finished forks under {forks_dir}")
     out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}

@@ -68,15 +68,13 @@ def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
     one fork's JVM report per version. Raises :class:`AnswerMismatch` when the gate finds two answers."""
     parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
     jvms: dict[str, dict[str, Any]] = {}
-    for round_dir in sorted(forks_dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1])):
-        r = int(round_dir.name.split("-")[1])
-        for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
-            version, contender, _ = layout.parse_job(job.name)
-            jvms.setdefault(version, fork.jvm_report(job))
-            for name, table in fork.tables(job).items():
-                labels = {"version": version, "round": r, "fork": job.name, "contender": contender,
-                          "system": layout.system(contender)}
-                parts[name].append(pd.concat([pd.DataFrame(labels, index=table.index), table], axis=1))
+    for r, job in fork.round_jobs(forks_dir):
+        version, contender, _ = layout.parse_job(job.name)
+        jvms.setdefault(version, fork.jvm_report(job))
+        for name, table in fork.tables(job).items():
+            labels = {"version": version, "round": r, "fork": job.name, "contender": contender,
+                      "system": layout.system(contender)}
+            parts[name].append(pd.concat([pd.DataFrame(labels, index=table.index), table], axis=1))
     if not jvms:
         raise FileNotFoundError(f"no finished forks under {forks_dir}")
     out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}

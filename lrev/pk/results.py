@@ -55,24 +55,22 @@ def collect(forks_dir: Path, version: str, pk: dict[str, Any]) -> tuple[dict[str
     """Every table of the version from its forks' folders, plus one fork's JVM report."""
     parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
     jvm = None
-    for round_dir in sorted(forks_dir.glob("round-*"), key=lambda p: int(p.name.split("-")[1])):
-        r = int(round_dir.name.split("-")[1])
-        for job in sorted(p for p in round_dir.iterdir() if p.is_dir()):
-            if job.name.startswith(PLAIN):
-                plain = pd.read_parquet(job / "plain.parquet").assign(contender=job.name.removeprefix(PLAIN))
-                parts["plain"].append(_label(plain, version, r, job.name, pk))
-                continue
-            tables = fork.tables(job)
-            # The manifest's JDK is the one every contender but the JVM variants ran on.
-            if jvm is None and not layout.jvm_variant(job.name.removeprefix(ALONE)):
-                jvm = fork.jvm_report(job)
-            if job.name == MIXED:
-                parts["mixed"].append(_label(tables["lookups"], version, r, job.name, pk))
-            else:
-                for name, table in tables.items():
-                    # The reopen bench's own rounds lie within the fork.
-                    parts[name].append(_label(table.rename(columns={"round": "reopen_round"}), version, r, job.name,
-                                             pk))
+    for r, job in fork.round_jobs(forks_dir):
+        if job.name.startswith(PLAIN):
+            plain = pd.read_parquet(job / "plain.parquet").assign(contender=job.name.removeprefix(PLAIN))
+            parts["plain"].append(_label(plain, version, r, job.name, pk))
+            continue
+        tables = fork.tables(job)
+        # The manifest's JDK is the one every contender but the JVM variants ran on.
+        if jvm is None and not layout.jvm_variant(job.name.removeprefix(ALONE)):
+            jvm = fork.jvm_report(job)
+        if job.name == MIXED:
+            parts["mixed"].append(_label(tables["lookups"], version, r, job.name, pk))
+        else:
+            for name, table in tables.items():
+                # The reopen bench's own rounds lie within the fork.
+                parts[name].append(_label(table.rename(columns={"round": "reopen_round"}), version, r, job.name,
+                                         pk))
     if jvm is None:
         raise FileNotFoundError(f"no finished forks under {forks_dir}")
     out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
