@@ -8,6 +8,7 @@ sha256 of every table.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -18,6 +19,18 @@ from lrev.config import version_key
 from lrev.io import read_json, sha256_file, verify, write_json, write_parquet
 
 NAME = "manifest.json"
+
+
+@dataclass(frozen=True)
+class Results:
+    """A study's results of some versions (:func:`load`): its subclass has one DataFrame per table, rows labelled
+    with their version; ``manifests`` holds each version's manifest, oldest version first."""
+
+    manifests: dict[str, dict]
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        return tuple(self.manifests)
 
 
 def write(out: Path, *, study: str, scale: str, version: str, tables: dict[str, pd.DataFrame], jvm: dict[str, Any],

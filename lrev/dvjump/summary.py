@@ -26,18 +26,13 @@ BOX = ("min", "q25", "median", "q75", "p95")
 
 
 @dataclass(frozen=True)
-class DvjResults:
+class DvjResults(manifest.Results):
     latency: pd.DataFrame
     warmup: pd.DataFrame
     answers: pd.DataFrame
     export: pd.DataFrame
     positions: pd.DataFrame
     cost: pd.DataFrame
-    manifests: dict[str, dict]
-
-    @property
-    def versions(self) -> tuple[str, ...]:
-        return tuple(self.manifests)
 
 
 def load(results: str | Path, versions: Sequence[str]) -> DvjResults:

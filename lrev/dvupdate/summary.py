@@ -30,13 +30,12 @@ SHARES = ("behind",)
 
 
 @dataclass(frozen=True)
-class DvuResults:
+class DvuResults(manifest.Results):
     reopens: pd.DataFrame
     perdoc: pd.DataFrame
     latency: pd.DataFrame
     verify: pd.DataFrame
     warmup: pd.DataFrame
-    manifests: dict[str, dict]
 
     @property
     def worst(self) -> pd.DataFrame:
@@ -58,10 +57,6 @@ class DvuResults:
         docs = {(v, role): n for v, m in self.manifests.items() for role, n in documents(m).items()}
         corpus = pd.Series([docs[(v, role)] for v, role in zip(table["version"], table["role"])], dtype=float)
         return table.assign(docs=corpus, docs_per_update=corpus / table["updates"]).drop(columns="updates")
-
-    @property
-    def versions(self) -> tuple[str, ...]:
-        return tuple(self.manifests)
 
 
 def load(results_root: str | Path, versions: Sequence[str]) -> DvuResults:

@@ -26,7 +26,7 @@ METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "s
 
 
 @dataclass(frozen=True)
-class JoinResults:
+class JoinResults(manifest.Results):
     gate: pd.DataFrame
     closed: pd.DataFrame
     steps: pd.DataFrame
@@ -48,11 +48,6 @@ class JoinResults:
     ladder_updates: pd.DataFrame
     #: Derived (:func:`service_table`): the closed loop's service time on every corpus of the size ladder.
     service: pd.DataFrame
-    manifests: dict[str, dict]
-
-    @property
-    def versions(self) -> tuple[str, ...]:
-        return tuple(self.manifests)
 
 
 def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:

@@ -38,7 +38,7 @@ AA_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
-class PkResults:
+class PkResults(manifest.Results):
     """All `pk` results of the configured versions, measure phase only."""
 
     lookups: pd.DataFrame
@@ -46,11 +46,6 @@ class PkResults:
     plain: pd.DataFrame
     footprint: pd.DataFrame
     reopen: pd.DataFrame
-    manifests: dict[str, dict]
-
-    @property
-    def versions(self) -> tuple[str, ...]:
-        return tuple(self.manifests)
 
 
 def load(results: str | Path, versions: Sequence[str]) -> PkResults:
