@@ -27,33 +27,21 @@ def fingerprint(join: dict[str, Any]) -> str:
 
 
 def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:
-    def measure(version: str, contender: str) -> fork.Job:
-        name = layout.job_name(version, contender)
-        payload = {"root": str(root), "version": version, "contender": contender, "join": join}
-        return fork.Job(name, lambda r, out: fork.run("join.measure", version,
-                                                      {**payload, "round": r, "out": str(out)}, out))
-
-    def sweep(version: str, contender: str, corpus: str) -> fork.Job:
-        name = layout.job_name(version, contender, corpus)
-        payload = {"root": str(root), "version": version, "contender": contender, "corpus": corpus, "join": join}
-        return fork.Job(name, lambda r, out: fork.run("join.sweep", version,
-                                                      {**payload, "round": r, "out": str(out)}, out))
-
-    def updates(version: str, design: str) -> fork.Job:
-        name = layout.job_name(version, design)
-        payload = {"root": str(root), "version": version, "design": design, "join": join}
-        return fork.Job(name, lambda r, out: fork.run("join.updates", version,
-                                                      {**payload, "round": r, "out": str(out)}, out))
+    def job(task: str, version: str, name: tuple[str, ...], **args: str) -> fork.Job:
+        """A fork of ``join.<task>`` on ``version``, named by ``name`` after the version (layout.job_name)."""
+        payload = {"root": str(root), "version": version, **args, "join": join}
+        return fork.Job(layout.job_name(version, *name), lambda r, out: fork.run(
+            f"join.{task}", version, {**payload, "round": r, "out": str(out)}, out))
 
     def ladder(version: str, contender: str, corpus: str) -> fork.Job:
-        name = layout.job_name(version, contender, corpus)
-        task, key = ("join.ladder_updates", "design") if contender in layout.UPDATE_DESIGNS else ("join.ladder",
-                                                                                              "contender")
-        payload = {"root": str(root), "version": version, key: contender, "corpus": corpus, "join": join}
-        return fork.Job(name, lambda r, out: fork.run(task, version, {**payload, "round": r, "out": str(out)}, out))
+        if contender in layout.UPDATE_DESIGNS:
+            return job("ladder_updates", version, (contender, corpus), design=contender, corpus=corpus)
+        return job("ladder", version, (contender, corpus), contender=contender, corpus=corpus)
 
-    return ([measure(*job) for job in layout.jobs(join)] + [sweep(*job) for job in layout.sweep_jobs(join)]
-            + [updates(*job) for job in layout.update_jobs(join)] + [ladder(*job) for job in layout.ladder_jobs(join)])
+    return ([job("measure", v, (c,), contender=c) for v, c in layout.jobs(join)]
+            + [job("sweep", v, (c, corpus), contender=c, corpus=corpus) for v, c, corpus in layout.sweep_jobs(join)]
+            + [job("updates", v, (d,), design=d) for v, d in layout.update_jobs(join)]
+            + [ladder(*spec) for spec in layout.ladder_jobs(join)])
 
 
 def run(root: Path, join: dict[str, Any]) -> Path:
