@@ -22,13 +22,11 @@ def data(smoke_run):
     return summary.load(root / "results", SETTINGS["versions"])
 
 
-def test_every_version_has_results_with_provenance(smoke_run):
+def test_every_versions_manifest_names_the_corpora_it_read(smoke_run):
+    # The provenance every study's manifest carries is tests/test_pipeline_smoke.py's.
     root, _, _ = smoke_run
-    for version in SETTINGS["versions"]:
-        manifest = json.loads((layout.results_dir(root, version) / "manifest.json").read_text())
-        assert manifest["lucene_version_reported"] == version and manifest["study"] == "dvjump"
-        assert manifest["git"]["sha"] and manifest["jdk"]["flags"]
-        assert set(manifest["corpora"]) == set(layout.corpora(SETTINGS))
+    manifests = [json.loads((layout.results_dir(root, v) / "manifest.json").read_text()) for v in SETTINGS["versions"]]
+    assert all(set(m["corpora"]) == set(layout.corpora(SETTINGS)) for m in manifests)
 
 
 def test_every_contender_ran_alone_in_every_round(data):

@@ -1,6 +1,7 @@
 """The whole pipeline at smoke scale, from corpora to paper, in a temporary output folder."""
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from lrev import cite, codeinputs, config, jdk, pdftext, provenance, warmup
+from lrev import cite, codeinputs, config, jdk, pdftext, provenance, studies, warmup
 from lrev.pk import layout as pk_layout
 from lrev.config import REPO
 
@@ -101,15 +102,25 @@ def test_editing_a_module_a_studys_summary_imports_reruns_its_results(smoke_run,
     assert not {f"{other}_run" for other in config.load({"scale": "smoke"}).studies if other != study} & rules
 
 
-def test_every_version_has_results_with_provenance(smoke_run):
+@pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
+def test_every_studys_results_carry_their_provenance(smoke_run, study):
+    root, _, _ = smoke_run
+    for version in config.load({"scale": "smoke"}).study(study)["versions"]:
+        manifest = json.loads((studies.results_dir(root, study, version) / "manifest.json").read_text())
+        assert manifest["study"] == study and manifest["lucene_version_reported"] == version
+        assert manifest["git"]["sha"] and manifest["host"]["cores"] >= 1 and manifest["jdk"]["flags"]
+        assert manifest["warmup"] == warmup.policy()  # the policy its forks ran under, where the paper reads it
+        assert manifest["corpora"] and all(isinstance(c["synthetic"], bool) for c in manifest["corpora"].values())
+        tables = importlib.import_module(f"lrev.{study}.results").TABLES
+        assert manifest["sha256"] and set(manifest["sha256"]) <= {f"{t}.parquet" for t in tables}
+
+
+def test_every_pk_version_has_its_tables(smoke_run):
     root, _, _ = smoke_run
     pk = config.load({"scale": "smoke"}).study("pk")
     for version in pk["versions"]:
         out = root / "results" / "pk" / version
         manifest = json.loads((out / "manifest.json").read_text())
-        assert manifest["lucene_version_reported"] == version
-        assert manifest["git"]["sha"] and manifest["host"]["cores"] >= 1 and manifest["jdk"]["flags"]
-        assert manifest["warmup"] == warmup.policy()  # the policy its forks ran under, where the paper reads it
         assert {c["sha256"]["docs.tsv"] for c in manifest["corpora"].values()}
         assert set(manifest["sha256"]) == {f"{t}.parquet" for t in ("lookups", "mixed", "plain", "footprint", "reopen")}
         contenders = set(pk["contenders"][version]) | {"default-aa"}
