@@ -34,17 +34,18 @@ Writes into OUT (atomically, as one folder):
 
 Everything derives from ``seed``: the same parameters give byte-identical files.
 
-    python data-recipes/dvjump_corpus.py --docs 2000000 --seed 1 --out runs/x/corpora/dvjump/full
+    python data-recipes/dvjump_corpus.py --out runs/x/corpora/dvjump/full --settings \
+        '{"docs": 2000000, "seed": 1, "buckets": [0, 2, 4, 6], "queries_per_bucket": 3, "export_fraction": 0.0002}'
 """
 from __future__ import annotations
 
-import argparse
 import math
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
+from lrev import recipe
 from lrev.io import atomic_dir, sha256_file, write_json
 
 RECIPE = "dvjump_corpus/1"
@@ -268,22 +269,21 @@ def build(out: Path, docs: int, seed: int, buckets: list[int], queries_per_bucke
     return manifest
 
 
+#: The settings the recipe takes (lrev/recipe.py), as lrev/dvjump/layout.py's corpus_settings gives them.
+SETTINGS = {"docs": recipe.POSITIVE, "seed": recipe.INTEGER,
+            "buckets": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 0},
+                        "description": "orders of magnitude m of 10^m hits"},
+            "queries_per_bucket": recipe.POSITIVE,
+            "export_fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--docs", type=int, required=True)
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--buckets", type=int, nargs="+", required=True, help="orders of magnitude m of 10^m hits")
-    ap.add_argument("--queries-per-bucket", type=int, default=3)
-    ap.add_argument("--export-fraction", type=float, default=0.0002)
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
-    if a.docs < 1 or a.queries_per_bucket < 1:
-        ap.error("--docs and --queries-per-bucket must be >= 1")
-    if not 0 < a.export_fraction <= 1:
-        ap.error(f"--export-fraction must be in (0, 1], got {a.export_fraction}")
-    if a.buckets != sorted(set(a.buckets)) or a.buckets[0] < 0 or 10 ** a.buckets[-1] > a.docs:
-        ap.error(f"--buckets must increase, from 0 on, with 10^largest <= --docs; got {a.buckets}")
-    build(a.out, a.docs, a.seed, a.buckets, a.queries_per_bucket, a.export_fraction)
+    ap = recipe.parser(__doc__.split("\n")[0])
+    a = recipe.parse(ap, SETTINGS)
+    buckets = a.settings["buckets"]
+    if buckets != sorted(set(buckets)) or 10 ** buckets[-1] > a.settings["docs"]:
+        ap.error(f"settings error at 'buckets': they must increase, with 10^largest <= docs; got {buckets}")
+    build(a.out, **a.settings)
 
 
 if __name__ == "__main__":

@@ -21,12 +21,12 @@ queries.tsv (from the synthetic documents' own document frequencies) and manifes
 
 Everything derives from ``seed`` and the fitted corpus: the same inputs give byte-identical files.
 
-    python data-recipes/dvupdate_synthetic.py --fit runs/x/corpora/dvupdate/fragment-big --docs 1000000 \\
-        --shape big --seed 1 --out runs/x/corpora/dvupdate/synthetic-big
+    python data-recipes/dvupdate_synthetic.py --fit runs/x/corpora/dvupdate/real-big \\
+        --settings '{"docs": 1000000, "shape": "big", "seed": 1, "chunk_chars": 1000}' \\
+        --out runs/x/corpora/dvupdate/synthetic-big
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -38,6 +38,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dvupdate_common as common  # noqa: E402  (data-recipes/ is no package)
+from lrev import recipe  # noqa: E402
 from lrev.io import ChecksumError, atomic_dir, read_json, verify  # noqa: E402
 
 RECIPE = "dvupdate_synthetic/2"  # 2: query terms of any alphabet
@@ -198,7 +199,7 @@ def generate(model: Fit, docs: int, shape: str, chunk_chars: int, rng: np.random
             bar.update(len(batch))
 
 
-def build(out: Path, fit_on: Path, docs: int, shape: str, seed: int, chunk_chars: int = 1000) -> dict:
+def build(out: Path, fit_on: Path, docs: int, shape: str, seed: int, chunk_chars: int) -> dict:
     model = fit(fit_on)
     params = dict(docs=docs, shape=shape, seed=seed, chunk_chars=chunk_chars)
     counter = TermCounter(model.words.values)
@@ -210,19 +211,17 @@ def build(out: Path, fit_on: Path, docs: int, shape: str, seed: int, chunk_chars
                                      fit=model.summary(), docs=written, parameters=params, queries=common.QUERIES)
 
 
+#: The settings the recipe takes (lrev/recipe.py), as lrev/dvupdate/layout.py's synthetic_settings gives them.
+SETTINGS = {"docs": recipe.POSITIVE, "shape": {"enum": list(SHAPES)}, "seed": recipe.INTEGER,
+            "chunk_chars": recipe.POSITIVE}
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = recipe.parser(__doc__.split("\n")[0])
     ap.add_argument("--fit", type=Path, required=True, help="a real corpus folder of shape big")
-    ap.add_argument("--docs", type=int, required=True)
-    ap.add_argument("--shape", choices=SHAPES, required=True)
-    ap.add_argument("--chunk-chars", type=int, default=1000)
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
-    if a.docs < 1 or a.chunk_chars < 1:
-        ap.error("--docs and --chunk-chars must be >= 1")
+    a = recipe.parse(ap, SETTINGS)
     try:
-        build(a.out, a.fit, a.docs, a.shape, a.seed, a.chunk_chars)
+        build(a.out, a.fit, **a.settings)
     except (FitError, ChecksumError, common.DumpError) as e:
         sys.exit(f"error: {e}")
 

@@ -2,7 +2,7 @@
 
 REAL. The seed's benchmarks ran on English Wikipedia line docs: WIKIBIG (whole articles) and WIKIMEDIUM
 (articles cut into 1K-character chunks). This recipe makes both from a ``pages-articles`` XML ``.bz2``,
-given by URL or path, or from the real 206-page enwiki fragment that gensim's wheel ships (``--fragment``:
+given by URL or path, or from the real 206-page enwiki fragment that gensim's wheel ships (``"dump": null``:
 offline, as here and in CI):
 
 - A URL is downloaded into ``${LREV_CACHE:-~/.cache/lucene-revisited}/wikipedia/``, into a ``.part``
@@ -32,13 +32,13 @@ Writes into OUT (atomically, as one folder):
 
 The same dump and parameters give byte-identical files.
 
-    python data-recipes/dvupdate_wikipedia.py --fragment --shape medium --out runs/x/corpora/dvupdate/medium
-    python data-recipes/dvupdate_wikipedia.py --dump https://…/enwiki-…-pages-articles1.xml-p1p41242.bz2 \\
-        --sha1 … --shape big --out runs/x/corpora/dvupdate/big
+    python data-recipes/dvupdate_wikipedia.py --out runs/x/corpora/dvupdate/real-medium \\
+        --settings '{"shape": "medium", "chunk_chars": 1000, "dump": null}'
+    python data-recipes/dvupdate_wikipedia.py --out runs/x/corpora/dvupdate/real-big --settings \\
+        '{"shape": "big", "chunk_chars": 1000, "dump": {"url": "https://…/enwiki-…-pages-articles1.xml-p1p41242.bz2", "sha1": "…"}}'
 """
 from __future__ import annotations
 
-import argparse
 import bz2
 import hashlib
 import sys
@@ -55,6 +55,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dvupdate_common as common  # noqa: E402  (data-recipes/ is no package)
+from lrev import recipe  # noqa: E402
 from lrev.io import ChecksumError, atomic_dir  # noqa: E402
 
 RECIPE = "dvupdate_wikipedia/2"  # 2: query terms of any alphabet; canonical File/Category names hidden
@@ -172,7 +173,7 @@ def counted(docs: Iterable[tuple[str, str, str, str]], df: Counter) -> Iterator[
         yield doc
 
 
-def build(out: Path, shape: str, dump: str | None = None, chunk_chars: int = 1000, max_docs: int | None = None,
+def build(out: Path, shape: str, dump: str | None, chunk_chars: int, max_docs: int | None = None,
           sha1: str | None = None, md5: str | None = None) -> dict:
     """The corpus of ``dump`` (a URL or path; None: the gensim fragment) in ``out``; returns its manifest."""
     published = {name: value for name, value in (("sha1", sha1), ("md5", md5)) if value}
@@ -190,23 +191,22 @@ def build(out: Path, shape: str, dump: str | None = None, chunk_chars: int = 100
                                      parameters=params, queries=common.QUERIES)
 
 
+#: The settings the recipe takes (lrev/recipe.py), as lrev/dvupdate/layout.py's real_settings gives them: the dump
+#: (null: the fragment in gensim's wheel) with its published digest and a cap on its articles, if any.
+SETTINGS = {"shape": {"enum": list(SHAPES)}, "chunk_chars": recipe.POSITIVE,
+            "dump": {"oneOf": [{"type": "null"},
+                               {"type": "object", "required": ["url"], "additionalProperties": False,
+                                "properties": {"url": {"type": "string"}, "sha1": {"type": "string"},
+                                               "md5": {"type": "string"}, "max_docs": recipe.POSITIVE},
+                                "not": {"required": ["sha1", "md5"]}}]}}
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    which = ap.add_mutually_exclusive_group(required=True)
-    which.add_argument("--dump", help="URL or path of a pages-articles XML .bz2")
-    which.add_argument("--fragment", action="store_true", help=f"the enwiki fragment in {common.FRAGMENT_WHEEL}'s wheel")
-    digest = ap.add_mutually_exclusive_group()
-    digest.add_argument("--sha1", help="the dump's published sha1")
-    digest.add_argument("--md5", help="the dump's published md5")
-    ap.add_argument("--shape", choices=SHAPES, required=True)
-    ap.add_argument("--chunk-chars", type=int, default=1000)
-    ap.add_argument("--max-docs", type=int)
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
-    if a.chunk_chars < 1 or (a.max_docs is not None and a.max_docs < 1):
-        ap.error("--chunk-chars and --max-docs must be >= 1")
+    a = recipe.parse(recipe.parser(__doc__.split("\n")[0]), SETTINGS)
+    dump = a.settings["dump"] or {}
     try:
-        build(a.out, a.shape, a.dump, a.chunk_chars, a.max_docs, a.sha1, a.md5)
+        build(a.out, a.settings["shape"], dump.get("url"), a.settings["chunk_chars"], dump.get("max_docs"),
+              dump.get("sha1"), dump.get("md5"))
     except (common.DumpError, ChecksumError) as e:
         sys.exit(f"error: {e}")
 

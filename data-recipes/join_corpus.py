@@ -25,20 +25,21 @@ parent with c children has one in range with probability 1 - (1 - w/acl_domain)^
 scaled into the domain (``seed_range_scaled`` in the manifest). The other queries' ranges have the same
 width at a random offset.
 
-``--share k`` makes k consecutive parents share a join_key (the "unique join values" sweep): the key of a
+``share`` k makes k consecutive parents share a join_key (the "unique join values" sweep): the key of a
 group is the id of its first parent, so k=1 gives join_key == parent_id. Everything derives from
 ``seed`` (one random stream each for text, acl and queries): the same parameters give byte-identical files.
 
-    python data-recipes/join_corpus.py --parents 100000 --words 40 --seed 1 --out runs/x/corpora/join/p100k
+    python data-recipes/join_corpus.py --out runs/x/corpora/join/p100k --settings \
+        '{"parents": 100000, "seed": 1, "children": 5, "words": 40, "share": 1, "acl_domain": 2000, "queries": 100}'
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
+from lrev import recipe
 from lrev.io import atomic_dir, sha256_file, write_json
 
 RECIPE = "join_corpus/1"
@@ -92,9 +93,9 @@ def check(parents: int, children: int, words: int, share: int, acl_domain: int, 
     for name, value in (("parents", parents), ("children", children), ("words", words), ("share", share),
                         ("queries", queries)):
         if value <= 0:
-            raise RecipeError(f"--{name} must be >= 1, got {value}")
+            raise RecipeError(f"{name} must be >= 1, got {value}")
     if acl_domain < RANGE_WIDTH:
-        raise RecipeError(f"--acl-domain must be >= {RANGE_WIDTH} (a query's range is {RANGE_WIDTH} wide), "
+        raise RecipeError(f"acl_domain must be >= {RANGE_WIDTH} (a query's range is {RANGE_WIDTH} wide), "
                           f"got {acl_domain}")
 
 
@@ -146,8 +147,8 @@ def write_queries(path: Path, count: int, acl_domain: int, seed: int) -> None:
         out.writelines(lines)
 
 
-def build(out: Path, parents: int, seed: int, children: int = 5, words: int = 300, share: int = 1,
-          acl_domain: int = 2000, queries: int = 100) -> dict:
+def build(out: Path, parents: int, seed: int, children: int, words: int, share: int, acl_domain: int,
+          queries: int) -> dict:
     """Writes the corpus into ``out`` (nothing at all on bad parameters) and returns its manifest."""
     check(parents, children, words, share, acl_domain, queries)
     params = dict(parents=parents, children=children, words=words, share=share, acl_domain=acl_domain,
@@ -159,7 +160,7 @@ def build(out: Path, parents: int, seed: int, children: int = 5, words: int = 30
         if in_range == 0:
             raise RecipeError(
                 f"the seed's range acl:[{lo} TO {hi}] matches none of the {parents * children} children: "
-                f"raise --parents or --children, or lower --acl-domain ({acl_domain})")
+                f"raise parents or children, or lower acl_domain ({acl_domain})")
         write_queries(tmp / "queries.tsv", queries, acl_domain, seed)
         files = sorted(p.name for p in tmp.iterdir())
         fraction = RANGE_WIDTH / acl_domain
@@ -181,19 +182,16 @@ def build(out: Path, parents: int, seed: int, children: int = 5, words: int = 30
     return manifest
 
 
+#: The settings the recipe takes (lrev/recipe.py), as lrev/join/layout.py's corpus_settings gives them.
+SETTINGS = {"parents": recipe.POSITIVE, "seed": recipe.INTEGER, "children": recipe.POSITIVE, "words": recipe.POSITIVE,
+            "share": recipe.POSITIVE, "acl_domain": {"type": "integer", "minimum": RANGE_WIDTH}, "queries": recipe.POSITIVE}
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--parents", type=int, required=True)
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--children", type=int, default=5, help="children per parent")
-    ap.add_argument("--words", type=int, default=300, help="mean words of a parent's text")
-    ap.add_argument("--share", type=int, default=1, help="consecutive parents sharing a join_key")
-    ap.add_argument("--acl-domain", type=int, default=2000, help="children's acl values are 0 .. this-1")
-    ap.add_argument("--queries", type=int, default=100)
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
+    ap = recipe.parser(__doc__.split("\n")[0])
+    a = recipe.parse(ap, SETTINGS)
     try:
-        build(a.out, a.parents, a.seed, a.children, a.words, a.share, a.acl_domain, a.queries)
+        build(a.out, **a.settings)
     except RecipeError as e:
         ap.error(str(e))
 

@@ -14,16 +14,17 @@ seed author's example of "something more random", which is also 4.5 times as lon
 a real text field beside the ids. Everything derives from ``seed``: the same parameters give
 byte-identical files.
 
-    python data-recipes/pk_corpus.py --kind seq --docs 200000 --seed 1 --out runs/x/corpora/pk/seq
+    python data-recipes/pk_corpus.py --out runs/x/corpora/pk/seq --settings \
+        '{"kind": "seq", "docs": 200000, "seed": 1, "body_words": 24, "batch_size": 4000, "key_batches": 10, "miss_rates": [0, 0.1]}'
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
+from lrev import recipe
 from lrev.io import atomic_dir, sha256_file, write_json
 
 RECIPE = "pk_corpus/2"
@@ -140,23 +141,16 @@ def build(out: Path, kind: str, docs: int, seed: int, body_words: int, batch_siz
     return manifest
 
 
+#: The settings the recipe takes (lrev/recipe.py), as lrev/pk/layout.py's corpus_settings gives them.
+SETTINGS = {"kind": {"enum": list(KINDS)}, "docs": recipe.POSITIVE, "seed": recipe.INTEGER, "body_words": recipe.POSITIVE,
+            "batch_size": recipe.POSITIVE, "key_batches": recipe.POSITIVE,
+            "miss_rates": {"type": "array", "minItems": 1,
+                           "items": {"type": "number", "minimum": 0, "exclusiveMaximum": 1}}}
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--kind", choices=KINDS, required=True)
-    ap.add_argument("--docs", type=int, required=True)
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--body-words", type=int, default=24)
-    ap.add_argument("--batch-size", type=int, default=4000)
-    ap.add_argument("--key-batches", type=int, default=10)
-    ap.add_argument("--miss-rates", type=float, nargs="+", default=[0.0, 0.1])
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
-    for name in ("docs", "body_words", "batch_size", "key_batches"):
-        if getattr(a, name) < 1:
-            ap.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
-    if any(not 0 <= r < 1 for r in a.miss_rates):
-        ap.error(f"--miss-rates must be in [0, 1), got {a.miss_rates}")
-    build(a.out, a.kind, a.docs, a.seed, a.body_words, a.batch_size, a.key_batches, a.miss_rates)
+    a = recipe.parse(recipe.parser(__doc__.split("\n")[0]), SETTINGS)
+    build(a.out, **a.settings)
 
 
 if __name__ == "__main__":

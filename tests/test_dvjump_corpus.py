@@ -63,14 +63,17 @@ def test_fields_have_the_traits_the_study_needs(corpus, recipe):
     assert (np.diff(years) >= 0).all()  # crawl order
 
 
-def test_a_bad_argument_writes_nothing(tmp_path):
+def test_a_bad_setting_is_named_and_writes_nothing(tmp_path):
+    import json
     import subprocess
     import sys
 
     from lrev.config import REPO
 
-    recipe = [sys.executable, str(REPO / "data-recipes" / "dvjump_corpus.py"), "--seed", "1", "--out", str(tmp_path / "x")]
-    for args, named in ((["--docs", "0", "--buckets", "0"], "--docs"), (["--docs", "100", "--buckets", "1", "0"], "--buckets"),
-                        (["--docs", "100", "--buckets", "0", "3"], "--buckets")):
-        done = subprocess.run(recipe + args, capture_output=True, text=True)
-        assert done.returncode != 0 and named in done.stderr and not (tmp_path / "x").exists(), args
+    settings = {"docs": 100, "seed": 1, "buckets": [0], "queries_per_bucket": 3, "export_fraction": 0.0002}
+    for change, named in (({"docs": 0}, "'docs'"), ({"buckets": [1, 0]}, "'buckets'"), ({"buckets": [0, 3]}, "'buckets'"),
+                          ({"export_fraction": 0}, "'export_fraction'")):
+        done = subprocess.run([sys.executable, str(REPO / "data-recipes" / "dvjump_corpus.py"), "--settings",
+                               json.dumps({**settings, **change}), "--out", str(tmp_path / "x")],
+                              capture_output=True, text=True)
+        assert done.returncode != 0 and named in done.stderr and not (tmp_path / "x").exists(), change

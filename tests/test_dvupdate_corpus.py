@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import hashlib
+import json
 import http.server
 import re
 import subprocess
@@ -42,7 +43,7 @@ def real(wiki, tmp_path_factory):
     root = tmp_path_factory.mktemp("dvupdate")
     return {shape: (root / shape, manifest, read_docs(root / shape))
             for shape in ("big", "medium")
-            for manifest in [wiki.build(root / shape, shape, chunk_chars=CHUNK)]}
+            for manifest in [wiki.build(root / shape, shape, dump=None, chunk_chars=CHUNK)]}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +51,7 @@ def fake(synthetic, real, tmp_path_factory):
     """Synthetic corpora fitted on the real big one: big, big again, big with another seed, and medium."""
     root, fit_on = tmp_path_factory.mktemp("synthetic"), real["big"][0]
     runs = dict(big=(300, "big", 3), again=(300, "big", 3), other=(300, "big", 4), medium=(2000, "medium", 3))
-    return {name: (root / name, synthetic.build(root / name, fit_on, docs, shape, seed), read_docs(root / name))
+    return {name: (root / name, synthetic.build(root / name, fit_on, docs, shape, seed, CHUNK), read_docs(root / name))
             for name, (docs, shape, seed) in runs.items()}
 
 
@@ -104,7 +105,7 @@ def test_medium_chunks_articles_at_word_boundaries(real, wiki):
 
 
 def test_same_dump_same_files(real, wiki, tmp_path):
-    again = wiki.build(tmp_path / "again", "big", chunk_chars=CHUNK)
+    again = wiki.build(tmp_path / "again", "big", dump=None, chunk_chars=CHUNK)
     assert again == real["big"][1]
 
 
@@ -160,18 +161,19 @@ def _no_siteinfo(fragment: Path, path: Path) -> Path:
 @pytest.mark.parametrize("case", ["truncated", "wrong sha1", "no pages", "no siteinfo"])
 def test_a_bad_dump_stops_naming_it_and_leaves_no_corpus(case, fragment, tmp_path):
     if case == "no siteinfo":
-        dump, extra = _no_siteinfo(fragment, tmp_path / "export.xml.bz2"), []
+        dump, extra = _no_siteinfo(fragment, tmp_path / "export.xml.bz2"), {}
     elif case == "truncated":
         dump = tmp_path / "half.xml.bz2"
         dump.write_bytes(fragment.read_bytes()[:fragment.stat().st_size // 2])
-        extra = []
+        extra = {}
     elif case == "wrong sha1":
-        dump, extra = fragment, ["--sha1", "0" * 40]
+        dump, extra = fragment, {"sha1": "0" * 40}
     else:
-        dump, extra = _no_pages(fragment, tmp_path / "empty.xml.bz2"), []
+        dump, extra = _no_pages(fragment, tmp_path / "empty.xml.bz2"), {}
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, str(REPO / "data-recipes" / "dvupdate_wikipedia.py"), "--dump", str(dump),
-                           *extra, "--shape", "big", "--out", str(out)], capture_output=True, text=True)
+    settings = {"shape": "big", "chunk_chars": CHUNK, "dump": {"url": str(dump), **extra}}
+    done = subprocess.run([sys.executable, str(REPO / "data-recipes" / "dvupdate_wikipedia.py"), "--settings",
+                           json.dumps(settings), "--out", str(out)], capture_output=True, text=True)
     assert done.returncode != 0 and str(dump) in done.stderr.splitlines()[-1], done.stderr[-2000:]
     assert "Traceback" not in done.stderr and not out.exists() and list(tmp_path.glob(".out*")) == []
     if case == "no siteinfo":

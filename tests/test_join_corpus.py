@@ -1,6 +1,7 @@
 """The join corpus recipe: deterministic, in the study's format, the seed's query first, bad arguments refused."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -79,22 +80,23 @@ def test_a_small_domain_scales_the_seed_range_into_it(tmp_path, recipe):
     assert 0 <= lo and hi < 100
 
 
-@pytest.mark.parametrize("args, named", [
-    (["--parents", "0"], "--parents"),
-    (["--children", "0"], "--children"),
-    (["--share", "-1"], "--share"),
-    (["--words", "0"], "--words"),
-    (["--queries", "0"], "--queries"),
-    (["--acl-domain", "6"], "--acl-domain"),
-    (["--parents", "2", "--children", "1"], "--acl-domain"),  # the seed's range matches no child
+@pytest.mark.parametrize("change, named", [
+    ({"parents": 0}, "'parents'"),
+    ({"children": 0}, "'children'"),
+    ({"share": -1}, "'share'"),
+    ({"words": 0}, "'words'"),
+    ({"queries": 0}, "'queries'"),
+    ({"acl_domain": 6}, "'acl_domain'"),
+    ({"parents": 2, "children": 1}, "acl_domain"),  # the seed's range matches no child
+    ({"queries": None}, "'queries' is a required property"),  # the recipe has no defaults
+    ({"sed": 1}, "'sed' was unexpected"),
 ])
-def test_bad_arguments_stop_naming_the_argument_and_write_nothing(tmp_path, args, named):
+def test_bad_settings_stop_naming_the_setting_and_write_nothing(tmp_path, change, named):
     out = tmp_path / "out"
-    base = {"--parents": "50", "--seed": "1", "--words": "5"}
-    for flag, value in zip(args[::2], args[1::2]):
-        base[flag] = value
-    cmd = [sys.executable, str(REPO / "data-recipes" / "join_corpus.py"), "--out", str(out)]
-    cmd += [x for kv in base.items() for x in kv]
+    settings = {**ARGS, "parents": 50, "seed": 1, "words": 5, **change}
+    settings = {k: v for k, v in settings.items() if v is not None}
+    cmd = [sys.executable, str(REPO / "data-recipes" / "join_corpus.py"), "--settings", json.dumps(settings),
+           "--out", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert named in done.stderr
@@ -104,7 +106,7 @@ def test_bad_arguments_stop_naming_the_argument_and_write_nothing(tmp_path, args
 
 def test_the_command_line_writes_what_build_writes(tmp_path, recipe):
     recipe.build(tmp_path / "api", **ARGS)
-    cmd = [sys.executable, str(REPO / "data-recipes" / "join_corpus.py"), "--out", str(tmp_path / "cli")]
-    cmd += [x for k, v in ARGS.items() for x in (f"--{k.replace('_', '-')}", str(v))]
+    cmd = [sys.executable, str(REPO / "data-recipes" / "join_corpus.py"), "--settings", json.dumps(ARGS),
+           "--out", str(tmp_path / "cli")]
     subprocess.run(cmd, check=True, capture_output=True, timeout=60)
     assert read_json(tmp_path / "cli" / "manifest.json") == read_json(tmp_path / "api" / "manifest.json")

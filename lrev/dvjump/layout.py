@@ -114,6 +114,12 @@ def corpus_buckets(settings: dict[str, Any], corpus: str) -> list[int]:
     return [b for b in buckets if 10 ** b <= corpus_docs(settings, corpus)]
 
 
+def corpus_settings(settings: dict[str, Any], corpus: str) -> dict[str, Any]:
+    """The settings data-recipes/dvjump_corpus.py builds ``corpus`` with (lrev/recipe.py), all from the config."""
+    return {"docs": corpus_docs(settings, corpus), "seed": settings["seed"], "buckets": corpus_buckets(settings, corpus),
+            "queries_per_bucket": settings["queries_per_bucket"], "export_fraction": settings["export_fraction"]}
+
+
 #: The index every contender of 8.11.4 reading a Lucene 7 index reads, and the one IndexUpgrader rewrites.
 UPGRADED_FROM = "7.7.3"
 

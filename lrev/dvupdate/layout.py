@@ -118,6 +118,18 @@ def roles(settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {**settings["corpora"], **{ladder_role(n): {**spec, "docs": n} for n in rungs["docs"]}}
 
 
+def real_settings(settings: dict[str, Any], shape_: str) -> dict[str, Any]:
+    """The settings data-recipes/dvupdate_wikipedia.py builds the real corpus of ``shape_`` with (lrev/recipe.py):
+    the configured dump, or null for the fragment gensim's wheel ships."""
+    return {"shape": shape_, "chunk_chars": settings["chunk_chars"], "dump": settings.get("dump")}
+
+
+def synthetic_settings(settings: dict[str, Any], role: str) -> dict[str, Any]:
+    """The settings data-recipes/dvupdate_synthetic.py builds the synthetic corpus of ``role`` with."""
+    return {"docs": roles(settings)[role]["docs"], "shape": shape(role), "seed": settings["seed"],
+            "chunk_chars": settings["chunk_chars"]}
+
+
 def flush_docs(settings: dict[str, Any], role: str) -> int:
     """Documents per flushed segment of ``role``'s index: a ladder corpus is flushed as one segment, so that a reopen
     after any update rewrites all its documents. The big corpus's flushes merge into one segment where there are at

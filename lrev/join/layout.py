@@ -110,6 +110,12 @@ def parents(settings: dict[str, Any], corpus: str) -> int:
     return int(corpus.removeprefix("parents-")) if corpus.startswith("parents-") else settings["corpus"]["parents"]
 
 
+def corpus_settings(settings: dict[str, Any], corpus: str) -> dict[str, Any]:
+    """The settings data-recipes/join_corpus.py builds ``corpus`` with (lrev/recipe.py), all from the config: the
+    main corpus's, with a ladder corpus's parents or a sweep corpus's parents per join key."""
+    return {**settings["corpus"], "parents": parents(settings, corpus), "share": share(corpus), "seed": settings["seed"]}
+
+
 def docs(settings: dict[str, Any], corpus: str) -> int:
     """Documents in a corpus: each parent with its children."""
     return parents(settings, corpus) * (1 + settings["corpus"]["children"])

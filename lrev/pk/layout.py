@@ -109,7 +109,7 @@ def corpus_docs(pk: dict[str, Any], corpus: str) -> int:
 
 
 def corpus_kind(corpus: str) -> str:
-    """The ids a corpus holds (the recipe's ``--kind``): a ladder's corpus holds the seed's sequential ones."""
+    """The ids a corpus holds (the recipe's ``kind``): a ladder's corpus holds the seed's sequential ones."""
     return "seq" if re.fullmatch(rf"{LADDER_PREFIX}\d+", corpus) else corpus
 
 
@@ -138,6 +138,13 @@ def on_ladder(pk: dict[str, Any], contender: str) -> bool:
 def miss_rates(pk: dict[str, Any], corpus: str) -> list[float]:
     """Every corpus gets the keys files its conditions use, and always the no-miss file."""
     return sorted({0.0} | {float(c["miss_rate"]) for c in pk["conditions"] if c["corpus"] == corpus})
+
+
+def corpus_settings(pk: dict[str, Any], corpus: str) -> dict[str, Any]:
+    """The settings data-recipes/pk_corpus.py builds ``corpus`` with (lrev/recipe.py), all from the config."""
+    return {"kind": corpus_kind(corpus), "docs": corpus_docs(pk, corpus), "seed": pk["seed"],
+            "body_words": pk["body_words"], "batch_size": pk["batch_size"], "key_batches": pk["key_batches"],
+            "miss_rates": miss_rates(pk, corpus)}
 
 
 def family(pk: dict[str, Any], contender: str) -> str:

@@ -30,17 +30,11 @@ rule dvjump_corpus:
     wildcard_constraints:
         corpus=r"full|docs-\d+",
     params:
-        docs=lambda w: dvj_layout.corpus_docs(DVJ, w.corpus),
-        buckets=lambda w: " ".join(map(str, dvj_layout.corpus_buckets(DVJ, w.corpus))),
-        seed=DVJ["seed"],
-        queries_per_bucket=DVJ["queries_per_bucket"],
-        export_fraction=DVJ["export_fraction"],
+        settings=lambda w: json.dumps(dvj_layout.corpus_settings(DVJ, w.corpus)),
     benchmark:
         bench("dvjump_corpus", "corpus"),
     shell:
-        "{PY} data-recipes/dvjump_corpus.py --docs {params.docs} --seed {params.seed} --buckets {params.buckets}"
-        " --queries-per-bucket {params.queries_per_bucket} --export-fraction {params.export_fraction}"
-        " --out {ROOT}/corpora/dvjump/{wildcards.corpus}"
+        "{PY} data-recipes/dvjump_corpus.py --settings {params.settings:q} --out {ROOT}/corpora/dvjump/{wildcards.corpus}"
 
 
 rule dvjump_index:

@@ -1,8 +1,6 @@
 # The `dvupdate` study (seed 003): the Wikipedia fragment -> real and fitted synthetic corpora -> one index per
 # version and corpus -> one notebook run over every version (forks interleaved in rounds) -> figures; its claims
 # and paper numbers come from the generic rules of paper.smk.
-import shlex
-
 from lrev.dvupdate import layout as dvu_layout
 from lrev.dvupdate.figures import FIGURES as DVU_FIGURES
 from lrev.dvupdate.results import FILES as DVU_RESULTS
@@ -24,14 +22,6 @@ def dvu_index(version, corpus):
     return dvu_layout.index_dir(ROOT, version, corpus) / "manifest.json"
 
 
-def dvu_source(dump):
-    """The recipe's source options: a real dump of the config (``dvupdate.dump``), else gensim's fragment."""
-    if dump is None:
-        return "--fragment"
-    flags = {"sha1": "--sha1", "md5": "--md5", "max_docs": "--max-docs"}
-    return " ".join([f"--dump {shlex.quote(dump['url'])}", *(f"{flag} {dump[key]}" for key, flag in flags.items()
-                                                              if key in dump)])
-
 # It downloads (once, into the user's cache): on a cluster it runs on the submitting host, whose network the
 # nodes may not have.
 localrules: dvupdate_real
@@ -49,13 +39,12 @@ rule dvupdate_real:
     wildcard_constraints:
         shape="big|medium",
     params:
-        chunk_chars=DVU["chunk_chars"],
-        source=dvu_source(DVU.get("dump")),
+        settings=lambda w: json.dumps(dvu_layout.real_settings(DVU, w.shape)),
     benchmark:
         bench("dvupdate_real", "shape"),
     shell:
-        "{PY} data-recipes/dvupdate_wikipedia.py {params.source} --shape {wildcards.shape}"
-        " --chunk-chars {params.chunk_chars} --out {ROOT}/corpora/dvupdate/real-{wildcards.shape}"
+        "{PY} data-recipes/dvupdate_wikipedia.py --settings {params.settings:q}"
+        " --out {ROOT}/corpora/dvupdate/real-{wildcards.shape}"
 
 
 rule dvupdate_synthetic:
@@ -71,15 +60,11 @@ rule dvupdate_synthetic:
     wildcard_constraints:
         corpus=f"synthetic-(big|medium|{dvu_layout.LADDER_ROLE.pattern})",
     params:
-        docs=lambda w: dvu_layout.roles(DVU)[w.corpus.removeprefix("synthetic-")]["docs"],
-        shape=lambda w: dvu_layout.shape(w.corpus.removeprefix("synthetic-")),
-        chunk_chars=DVU["chunk_chars"],
-        seed=DVU["seed"],
+        settings=lambda w: json.dumps(dvu_layout.synthetic_settings(DVU, w.corpus.removeprefix("synthetic-"))),
     benchmark:
         bench("dvupdate_synthetic", "corpus"),
     shell:
-        "{PY} data-recipes/dvupdate_synthetic.py --fit {ROOT}/corpora/dvupdate/real-big --docs {params.docs}"
-        " --shape {params.shape} --chunk-chars {params.chunk_chars} --seed {params.seed}"
+        "{PY} data-recipes/dvupdate_synthetic.py --fit {ROOT}/corpora/dvupdate/real-big --settings {params.settings:q}"
         " --out {ROOT}/corpora/dvupdate/{wildcards.corpus}"
 
 

@@ -36,16 +36,11 @@ rule join_corpus:
     wildcard_constraints:
         corpus=rf"{join_layout.CORPUS}|share-\d+|parents-\d+",
     params:
-        c=JOIN["corpus"],
-        parents=lambda w: join_layout.parents(JOIN, w.corpus),
-        seed=JOIN["seed"],
-        share=lambda w: join_layout.share(w.corpus),
+        settings=lambda w: json.dumps(join_layout.corpus_settings(JOIN, w.corpus)),
     benchmark:
         bench("join_corpus", "corpus"),
     shell:
-        "{PY} data-recipes/join_corpus.py --parents {params.parents} --children {params.c[children]}"
-        " --words {params.c[words]} --acl-domain {params.c[acl_domain]} --queries {params.c[queries]}"
-        " --share {params.share} --seed {params.seed} --out {ROOT}/corpora/join/{wildcards.corpus}"
+        "{PY} data-recipes/join_corpus.py --settings {params.settings:q} --out {ROOT}/corpora/join/{wildcards.corpus}"
 
 
 rule join_index:

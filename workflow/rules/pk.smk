@@ -24,21 +24,13 @@ rule pk_corpus:
         manifest=ROOT / "corpora/pk/{corpus}/manifest.json",
     wildcard_constraints:
         corpus="seq|rand|uuid|seq-[0-9]+",
-    # Everything the recipe reads is a param, so a changed value reruns it (Snakemake's params trigger).
+    # Everything the recipe reads is this one block, a param: a changed value reruns it (Snakemake's params trigger).
     params:
-        kind=lambda w: pk_layout.corpus_kind(w.corpus),
-        docs=lambda w: pk_layout.corpus_docs(PK, w.corpus),
-        seed=PK["seed"],
-        body_words=PK["body_words"],
-        batch_size=PK["batch_size"],
-        key_batches=PK["key_batches"],
-        miss_rates=lambda w: " ".join(str(r) for r in pk_layout.miss_rates(PK, w.corpus)),
+        settings=lambda w: json.dumps(pk_layout.corpus_settings(PK, w.corpus)),
     benchmark:
         bench("pk_corpus", "corpus"),
     shell:
-        "{PY} data-recipes/pk_corpus.py --kind {params.kind} --docs {params.docs} --seed {params.seed}"
-        " --body-words {params.body_words} --batch-size {params.batch_size} --key-batches {params.key_batches}"
-        " --miss-rates {params.miss_rates} --out {ROOT}/corpora/pk/{wildcards.corpus}"
+        "{PY} data-recipes/pk_corpus.py --settings {params.settings:q} --out {ROOT}/corpora/pk/{wildcards.corpus}"
 
 
 rule pk_index:
