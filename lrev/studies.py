@@ -133,6 +133,18 @@ def _registry(name: str) -> dict:
     return yaml.safe_load(registry_file(name).read_text())
 
 
+def require_baseline(listed: Mapping[str, Sequence[str]], key: str, versions: Sequence[str], baseline: str,
+                     noun: str = "contender") -> None:
+    """``listed`` (the config's ``key``: version -> names) lists each of ``versions``, each with ``baseline``, which
+    ratios are taken against; or a config error names the key."""
+    for version in versions:
+        if version not in listed:
+            raise ConfigError(f"config error at '{key}': nothing listed for Lucene {version}")
+        if baseline not in listed[version]:
+            raise ConfigError(f"config error at '{key}.{version}': '{baseline}' must be a {noun} "
+                              "(ratios are taken against it)")
+
+
 def ladder_parts(name: str, versions: Sequence[str]) -> list[tuple[str, str, dict]]:
     """(claim id, version, part) of study ``name``'s parts judged at the seed's size from a size ladder (``grows``),
     on ``versions``."""

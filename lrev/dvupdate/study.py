@@ -39,14 +39,10 @@ QUANTITIES = {
 
 
 def check(dvupdate: dict[str, Any]) -> None:
+    studies.require_baseline(dvupdate["methods"], "dvupdate.methods", dvupdate["versions"], BASELINE, "method")
     for version in dvupdate["versions"]:
-        for key in ("methods", "id_formats"):
-            if version not in dvupdate[key]:
-                raise ConfigError(f"config error at 'dvupdate.{key}': nothing listed for Lucene {version}")
-        methods = dvupdate["methods"][version]
-        if BASELINE not in methods:
-            raise ConfigError(f"config error at 'dvupdate.methods.{version}': '{BASELINE}' must be a method "
-                              "(ratios are taken against it)")
+        if version not in dvupdate["id_formats"]:
+            raise ConfigError(f"config error at 'dvupdate.id_formats': nothing listed for Lucene {version}")
     # Every version listed, run at this scale or not: a method a later scale would meet is wrong now.
     for version, methods in dvupdate["methods"].items():
         for m in methods:

@@ -92,13 +92,7 @@ def check_caches(join: dict[str, Any]) -> None:
 
 def check(join: dict[str, Any]) -> None:
     check_caches(join)
-    for version in join["versions"]:
-        if version not in join["contenders"]:
-            raise ConfigError(f"config error at 'join.contenders': nothing listed for Lucene {version}")
-        listed = join["contenders"][version]
-        if BASELINE not in listed:
-            raise ConfigError(f"config error at 'join.contenders.{version}': '{BASELINE}' must be a contender "
-                              "(ratios are taken against it)")
+    studies.require_baseline(join["contenders"], "join.contenders", join["versions"], BASELINE)
     # Every version listed, run at this scale or not: a name a later scale would meet is wrong now.
     for version, listed in join["contenders"].items():
         check_contenders(f"join.contenders.{version}", version, listed)

@@ -26,12 +26,7 @@ QUANTITIES = {
 
 
 def check(pk: dict[str, Any]) -> None:
-    for version in pk["versions"]:
-        if version not in pk["contenders"]:
-            raise ConfigError(f"config error at 'pk.contenders': no contenders listed for Lucene {version}")
-        if BASELINE not in pk["contenders"][version]:
-            raise ConfigError(f"config error at 'pk.contenders.{version}': '{BASELINE}' must be a contender "
-                              "(ratios are taken against it)")
+    studies.require_baseline(pk["contenders"], "pk.contenders", pk["versions"], BASELINE)
     # Every version listed, run at this scale or not: a name a later scale would meet is wrong now.
     for version, listed in pk["contenders"].items():
         try:
