@@ -73,8 +73,9 @@ def study_properties(study: str, version: str) -> dict[str, str]:
 def source_dirs(study: str, version: str) -> list[Path]:
     """Every folder whose files a build of ``study`` for ``version`` compiles (tests excluded)."""
     shims, own = ENGINE / "shims", ENGINE / "studies" / study
-    dirs = [ENGINE / "src" / "main", shims / f"lucene{major(version)}",
-            shims / shim_properties(version)["lucene.shim.shared"],
+    shim = shim_properties(version)
+    dirs = [ENGINE / "src" / "main", shims / f"lucene{major(version)}", shims / shim["lucene.shim.shared"],
+            *([shims / shim["lucene.shim.era"]] if "lucene.shim.era" in shim else []),
             own / "src" / "main", own / "shims" / f"lucene{major(version)}"]
     props = study_properties(study, version)
     shared = props.get("study.shim.shared")
