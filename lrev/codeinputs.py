@@ -1,10 +1,10 @@
 """The project's Python a step runs, found from its imports: a rule's ``code`` inputs, and the code a fork's
-fingerprint covers (:func:`lrev.fork.fingerprint`).
+fingerprint covers (:func:`lrev.fork.study_fingerprint`).
 
 A rule lists its entry points, the files it runs; everything of this repository they import, directly or not, at
 the top of a module or inside a function, is an input too. So an edit to any module a step imports reruns that step,
 and no list kept by hand can fall behind the imports. Only a module loaded by name at run time is invisible to an
-import scan: the study plug-in (``lrev.<study>.study``, :func:`lrev.studies.plugin`) and a fork's tasks
+import scan: the study plug-in (``lrev.<study>.study``, :func:`lrev.studies.get`) and a fork's tasks
 (``lrev.<study>.tasks``, :mod:`lrev.fork`); a rule that runs them names them as entry points.
 """
 from __future__ import annotations
