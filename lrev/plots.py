@@ -120,6 +120,23 @@ def cut_off(fig: plt.Figure) -> bool:
         box.y1 > fig.get_figheight() + slack
 
 
+def overlapping(fig: plt.Figure) -> list[str]:
+    """Pairs of one axis' tick labels, level ones within its view, whose boxes overlap: unreadable where printed.
+    (A rotated label's box is wider than its text, so rotated labels are left out.)"""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    clashes = []
+    for ax in (a for a in fig.axes if a.get_visible()):
+        for axis, lim, coord in ((ax.xaxis, ax.get_xlim(), 0), (ax.yaxis, ax.get_ylim(), 1)):
+            low, high = sorted(lim)
+            boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in axis.get_ticklabels(which="both")
+                     if t.get_visible() and t.get_text().strip() and t.get_rotation() == 0
+                     and low <= t.get_position()[coord] <= high]
+            clashes += [f"{a} / {b}" for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1:]
+                        if box.overlaps(other)]
+    return clashes
+
+
 def log_y(ax: plt.Axes) -> None:
     """Log y axis labelled with plain numbers (1, 2, 5, 10), not 10^0 notation."""
     ax.set_yscale("log")
@@ -147,14 +164,18 @@ def keep_in_view(ax: plt.Axes, values, fold: float, spans: float) -> None:
 
 
 def minor_label(ax: plt.Axes, y: float) -> str:
-    """Label every minor tick on an axis spanning under a decade (else it may show no label at all);
-    on wider axes only 2× and 5× the decade, so labels never collide."""
-    low, high = ax.get_ylim()
-    if y <= 0:
+    """A log axis' minor tick label, as few as still read: over two decades none (the decades' own labels read,
+    more would collide in a small panel); over one, 2× and 5× the decade; under a decade 2×, 3× and 5×, or every
+    minor tick where no such tick nor a decade is in view (else the axis might show no number at all)."""
+    low, high = sorted(ax.get_ylim())
+    if y <= 0 or low <= 0 or high / low > 100:
         return ""
-    if high / low < 10 or round(y / 10 ** math.floor(math.log10(y))) in (2, 5):
-        return plain(y)
-    return ""
+    lead = round(y / 10 ** math.floor(math.log10(y)))
+    if high / low >= 10:
+        return plain(y) if lead in (2, 5) else ""
+    anchors = [k * 10.0 ** e for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+               for k in (1, 2, 3, 5)]
+    return plain(y) if lead in (2, 3, 5) or not any(low <= a <= high for a in anchors) else ""
 
 
 def plain(y: float) -> str:

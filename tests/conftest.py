@@ -50,8 +50,8 @@ def print_width(name: str) -> float:
 
 
 def assert_legible(fig, name: str) -> None:
-    """Figure ``name`` is drawn as wide as the paper prints it, with no text below lrev.plots.MIN_PT there and none
-    cut off at its edges; closes it."""
+    """Figure ``name`` is drawn as wide as the paper prints it, with no text below lrev.plots.MIN_PT there, none
+    cut off at its edges and no tick label over another; closes it."""
     import matplotlib.pyplot as plt
 
     from lrev import plots
@@ -59,6 +59,7 @@ def assert_legible(fig, name: str) -> None:
     assert fig.get_figwidth() == pytest.approx(print_width(name)), name
     assert plots.smallest_pt(fig, print_width(name)) >= plots.MIN_PT, name
     assert not plots.cut_off(fig), name
+    assert plots.overlapping(fig) == [], name
     plt.close(fig)
 
 

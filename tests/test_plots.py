@@ -49,6 +49,26 @@ def test_a_log_axis_reads_in_plain_numbers():
     plt.close(fig)
 
 
+def test_a_log_axis_over_four_decades_in_a_small_panel_labels_no_tick_over_another():
+    # dvupdate's grid of bars: 2×- and 5×-decade labels over four decades collided in panels this low.
+    fig, axes = plots.panels(3, per_row=3, height=1.5)
+    for ax in axes:
+        ax.bar(["a", "b"], [0.005, 20])
+        plots.log_y(ax)
+        ax.set_ylim(0.004, 30)
+    assert plots.overlapping(fig) == []
+    labels = [t.get_text() for t in axes[0].get_yticklabels(which="both") if t.get_text()]
+    assert {"0.01", "0.1", "1", "10"} <= set(labels)
+    plt.close(fig)
+
+
+def test_overlapping_tick_labels_are_found():
+    fig, ax = plt.subplots(figsize=(2, 1))
+    ax.set_xticks([0, 0.01], ["a long label", "another long one"])
+    assert plots.overlapping(fig) == ["a long label / another long one"]
+    plt.close(fig)
+
+
 def test_one_contender_alone_is_drawn_too():
     """A run of one contender beside its baseline (the fault tests' dvjump run) still draws its figure."""
     table = pd.DataFrame({"hits": ["100", "export query"], "workload": ["a", "export"], "system": ["s", "s"],
