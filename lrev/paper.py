@@ -152,7 +152,7 @@ def growth_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                          "measured": estimate(part), "measured_verdict": part["verdict"],
                          "sizes": ", ".join(f"{pt['size']:,.0f}" for pt in grown["points"]),
                          "model": grown["model"], "at": f"{grown['at']:,.0f}",
-                         "predicted": estimate(predicted) if predicted else "none",
+                         "predicted": estimate(predicted) if predicted else None,
                          "verdict": grown["verdict"], "reason": grown.get("reason"),
                          "claimed": fmt(part.get("claimed")), "band": part.get("band")})
     return rows
