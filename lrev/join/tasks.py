@@ -150,14 +150,14 @@ def updates(root: str, version: str, round: int, design: str, out: str, join: di
     update over the measured time, reopens and merges included)."""
     root_ = Path(root)
     settings = join["updates"]
-    warmup = settings["warmup"]
+    held = settings["warmup"]
     copy = Path(out) / "index"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(layout.index_dir(root_, version, "lucene", corpus) / layout.OPENED["lucene"], copy)
     try:
         with engine.ChildUpdates(copy, layout.corpus_dir(root_, corpus), layout.UPDATE_DESIGNS[design],
                                  settings["blocks"], join["corpus"]["acl_domain"], settings["per_reopen"]) as bench:
-            probes = bench.held_loop(warmup["probe_ms"], warmup["min_s"], warmup["max_s"], warmup.WINDOW,
+            probes = bench.held_loop(held["probe_ms"], held["min_s"], held["max_s"], warmup.WINDOW,
                                      JIT_QUIET_SHARE, warmup.JIT_SETTLED_DROP, settings["measure_s"])
             gate = bench.verify()
     finally:
@@ -186,10 +186,10 @@ def ladder_updates(root: str, version: str, round: int, design: str, corpus: str
 def gate_and_warm_up(bench: engine.Bench, join: dict[str, Any], seed: int) -> tuple[pd.DataFrame, pd.DataFrame, float]:
     """The correctness gate, then the closed loop until steady: (gate, the loop's iterations, the service time in
     ns from its measured iterations)."""
-    warmup = join["warmup"]
+    loop = join["warmup"]
     gate = bench.gate(join["top_n"]).rename(columns={"total": "hits"})
-    closed = bench.closed_loop(join["top_n"], warmup["iteration_ms"], warmup["min_warmup"], warmup["max_warmup"],
-                               warmup["stable_cv"], JIT_QUIET_SHARE, warmup["measure_iterations"], seed)
+    closed = bench.closed_loop(join["top_n"], loop["iteration_ms"], loop["min_warmup"], loop["max_warmup"],
+                               loop["stable_cv"], JIT_QUIET_SHARE, loop["measure_iterations"], seed)
     closed = closed.drop(columns="contender")
     measured = closed[closed["phase"] == "measure"]
     return gate, closed, measured["nanos"].sum() / measured["ops"].sum()
