@@ -182,6 +182,14 @@ def plain(y: float) -> str:
     return f"{y:,.0f}" if y >= 1000 else f"{y:g}"
 
 
+def compact(x: float) -> str:
+    """A count in few characters: 20k, 1M, 1.5M."""
+    for size, unit in ((1e6, "M"), (1e3, "k")):
+        if abs(x) >= size:
+            return f"{x / size:g}{unit}"
+    return plain(x)
+
+
 def save(fig: plt.Figure, out: Path, name: str) -> list[Path]:
     """Write ``out/<name>.<fmt>`` for every format; PDFs without a creation date. Closes the figure."""
     written = []

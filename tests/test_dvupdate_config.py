@@ -96,7 +96,7 @@ def test_a_dump_in_the_config_replaces_the_fragment_in_the_real_corpora(tmp_path
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     real = [line for line in done.stdout.splitlines() if line.startswith("Shell command:") and "dvupdate_wikipedia" in line]
-    assert real and all(f"--dump {dump} --sha1 {sha1}" in line and "--fragment" not in line for line in real)
+    assert real and all(f'"dump": {{"url": "{dump}", "sha1": "{sha1}"}}' in line for line in real)
 
 
 def test_methods_are_reported_in_order_with_lucenes_overlays_by_their_n():

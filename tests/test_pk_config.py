@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from conftest import assert_config_error, assert_snakemake_refuses
-from lrev import config
+from lrev import config, fork
 from lrev.config import REPO
 from lrev.pk import forks, layout
 
@@ -70,7 +70,7 @@ def test_an_unknown_contender_stops_a_dry_run_naming_it(tmp_path):
 def test_a_versions_run_reads_only_its_own_contenders(monkeypatch, tmp_path):
     jar = tmp_path / "engine.jar"
     jar.write_bytes(b"jar")
-    monkeypatch.setattr(forks.engine, "classpath", lambda study, version: [str(jar)])
+    monkeypatch.setattr(fork.engine, "classpath", lambda study, version: [str(jar)])
     pk = config.load({"scale": "default"}).study("pk")
     other = {**pk, "contenders": {**pk["contenders"], "9.12.3": ["default", "FST50"]}}
     assert layout.for_version(other, "10.6.0") == layout.for_version(pk, "10.6.0")

@@ -97,7 +97,8 @@ def crossover_figure(data: DvuResults) -> plt.Figure:
                         ha="right", va="top", fontsize=plots.SMALL)
         ax.axhline(1.0, color="0.4", lw=0.8)
         ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: plots.plain(x)))
+        # 1M, not 1,000,000: a narrow panel's decades of documents would print over one another.
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: plots.compact(x)))
         ax.xaxis.set_minor_formatter(NullFormatter())  # 2× and 5× labels would collide at this width
         plots.log_y(ax)
         ax.set(title=f"Lucene {version}", xlabel="documents in the index")
