@@ -101,15 +101,8 @@ JOB_KIND_WEIGHTS = np.array([5, 4, 1])
 
 
 def words(count: int, offset: int = 0) -> np.ndarray:
-    """Distinct pseudo-words: the base-16 digits of ``offset + rank + 1`` spelled as syllables."""
-    out = []
-    for rank in range(offset, offset + count):
-        digits, n = [], rank + 1
-        while n:
-            n, d = divmod(n, len(SYLLABLES))
-            digits.append(SYLLABLES[d])
-        out.append("".join(digits))
-    return np.array(out, dtype=object)
+    """Distinct pseudo-words, from ``offset`` on."""
+    return recipe.pseudo_words(SYLLABLES, count, offset)
 
 
 def _pick(rng: np.random.Generator, weights: np.ndarray, size: int) -> np.ndarray:

@@ -62,18 +62,12 @@ class RecipeError(ValueError):
 def vocabulary() -> np.ndarray:
     """Words by rank (0 = most frequent): pseudo-words (the rank's base-16 digits as syllables), with
     the seed's query words at their ranks."""
-    words = []
-    for rank in range(VOCABULARY):
-        digits, n = [], rank + 1
-        while n:
-            n, d = divmod(n, len(SYLLABLES))
-            digits.append(SYLLABLES[d])
-        words.append("".join(digits))
+    words = recipe.pseudo_words(SYLLABLES, VOCABULARY)
     if set(words) & set(SEED_WORDS):
         raise AssertionError("a pseudo-word spells a seed query word")
     for word, rank in SEED_WORDS.items():
         words[rank] = word
-    return np.array(words, dtype=object)
+    return words
 
 
 def word_probabilities() -> np.ndarray:

@@ -36,15 +36,8 @@ SYLLABLES = np.array(["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "an"
 
 
 def vocabulary(size: int) -> np.ndarray:
-    """Distinct pseudo-words: the base-16 digits of the rank spelled as syllables."""
-    words = []
-    for rank in range(size):
-        digits, n = [], rank + 1
-        while n:
-            n, d = divmod(n, len(SYLLABLES))
-            digits.append(SYLLABLES[d])
-        words.append("".join(digits))
-    return np.array(words, dtype=object)
+    """Distinct pseudo-words, spelled with the recipe's syllables."""
+    return recipe.pseudo_words(SYLLABLES, size)
 
 
 def seq_ids(start: int, stop: int, width: int) -> list[str]:

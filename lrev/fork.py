@@ -114,6 +114,27 @@ def jvm_report(out: str | os.PathLike) -> dict[str, Any]:
     return read_json(Path(out) / JVM_REPORT)
 
 
+def collect_tables(forks_dir: str | os.PathLike, labels: Callable[[str], dict[str, Any]]
+                   ) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
+    """Every table the finished jobs under ``forks_dir`` wrote, concatenated by name, each row labelled with its
+    version, round and fork, then the rest of ``labels(job name)`` (which holds the version); and the first job's
+    JVM report of each version. Raises FileNotFoundError when no job finished."""
+    parts: dict[str, list[pd.DataFrame]] = {}
+    jvms: dict[str, dict[str, Any]] = {}
+    for r, job in round_jobs(forks_dir):
+        own = labels(job.name)
+        jvms.setdefault(own["version"], jvm_report(job))
+        head = {"version": own["version"], "round": r, "fork": job.name, **own}
+        for name, table in tables(job).items():
+            table = table.copy()
+            for i, (col, value) in enumerate(head.items()):
+                table.insert(i, col, value)
+            parts.setdefault(name, []).append(table)
+    if not jvms:
+        raise FileNotFoundError(f"no finished forks under {forks_dir}")
+    return {name: pd.concat(p, ignore_index=True) for name, p in parts.items()}, jvms
+
+
 @dataclass(frozen=True)
 class Job:
     """One fork of a round: ``run(round, folder)`` writes its output files into ``folder``. Jobs of one

@@ -36,20 +36,8 @@ class AnswerMismatch(ValueError):
 def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
     """Every table from the forks' folders, each row labelled with its contender's version, round and fork;
     and one fork's JVM report per version."""
-    parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-    jvms: dict[str, dict[str, Any]] = {}
-    for r, job in fork.round_jobs(forks_dir):
-        version = layout.contender(job.name).version
-        jvms.setdefault(version, fork.jvm_report(job))
-        for name, table in fork.tables(job).items():
-            table = table.copy()
-            for i, (col, value) in enumerate((("version", version), ("round", r), ("fork", job.name),
-                                              ("contender", job.name))):
-                table.insert(i, col, value)
-            parts[name].append(table)
-    if not jvms:
-        raise FileNotFoundError(f"no finished forks under {forks_dir}")
-    out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
+    out, jvms = fork.collect_tables(forks_dir, lambda job: {"version": layout.contender(job).version,
+                                                            "contender": job})
     for stat in LATENCY_STATS:
         out["latency"][f"{stat}_ms"] = out["latency"][f"{stat}_nanos"] / 1e6
     out["latency"]["latency_ms"] = out["latency"]["median_ms"]

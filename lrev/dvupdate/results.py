@@ -34,23 +34,16 @@ class AnswerMismatch(ValueError):
     """A method left other values, or found other hits, than the updates it applied should give."""
 
 
+def labels(job: str) -> dict[str, str]:
+    """A fork's version and contender."""
+    version, _, contender = layout.parse_job(job)
+    return {"version": version, "contender": contender}
+
+
 def collect(forks_dir: Path, behind_s: float | None = None) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
     """Every table from the forks' folders, each row labelled with its version, round, fork and contender;
     and one fork's JVM report per version. Raises :class:`AnswerMismatch` when a correctness check fails."""
-    parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-    jvms: dict[str, dict[str, Any]] = {}
-    for r, job in fork.round_jobs(forks_dir):
-        version, _, contender = layout.parse_job(job.name)
-        jvms.setdefault(version, fork.jvm_report(job))
-        for name, table in fork.tables(job).items():
-            table = table.copy()
-            for i, (col, value) in enumerate((("version", version), ("round", r), ("fork", job.name),
-                                              ("contender", contender))):
-                table.insert(i, col, value)
-            parts[name].append(table)
-    if not jvms:
-        raise FileNotFoundError(f"no finished forks under {forks_dir}")
-    out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
+    out, jvms = fork.collect_tables(forks_dir, labels)
     check_answers(out["verify"])
     if behind_s is not None:
         out["reopens"] = derive(out["reopens"], behind_s)

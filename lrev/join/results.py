@@ -63,21 +63,16 @@ class AnswerMismatch(ValueError):
     """Two contenders of one version answered a query differently."""
 
 
+def labels(job: str) -> dict[str, str]:
+    """A fork's version, contender and the system (Lucene or Solr) the contender runs on."""
+    version, contender, _ = layout.parse_job(job)
+    return {"version": version, "contender": contender, "system": layout.system(contender)}
+
+
 def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict]]:
     """Every table from the forks' folders, each row labelled with its version, round, fork and contender; and
     one fork's JVM report per version. Raises :class:`AnswerMismatch` when the gate finds two answers."""
-    parts: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-    jvms: dict[str, dict[str, Any]] = {}
-    for r, job in fork.round_jobs(forks_dir):
-        version, contender, _ = layout.parse_job(job.name)
-        jvms.setdefault(version, fork.jvm_report(job))
-        for name, table in fork.tables(job).items():
-            labels = {"version": version, "round": r, "fork": job.name, "contender": contender,
-                      "system": layout.system(contender)}
-            parts[name].append(pd.concat([pd.DataFrame(labels, index=table.index), table], axis=1))
-    if not jvms:
-        raise FileNotFoundError(f"no finished forks under {forks_dir}")
-    out = {name: pd.concat(p, ignore_index=True) for name, p in parts.items() if p}
+    out, jvms = fork.collect_tables(forks_dir, labels)
     check_answers(out["gate"])
     if "sweep_gate" in out:
         check_answers(out["sweep_gate"], ["corpus"])

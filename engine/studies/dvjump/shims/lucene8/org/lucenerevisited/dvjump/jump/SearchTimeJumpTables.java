@@ -172,20 +172,28 @@ public final class SearchTimeJumpTables implements Closeable {
     }
   }
 
-  /** A numeric field: {@link #advanceExact}, then {@link #longValue}, as Lucene's iterators read. */
-  public static final class Numeric {
+  /** A field's documents: {@link #advanceExact} finds the document's position among them, where its value is. */
+  abstract static class Column {
     final Docs docs;
-    final ValueJumpTable values;
-    private int index = -1;
+    int index = -1;
 
-    Numeric(Docs docs, ValueJumpTable values) {
+    Column(Docs docs) {
       this.docs = docs;
-      this.values = values;
     }
 
-    public boolean advanceExact(int doc) throws IOException {
+    public final boolean advanceExact(int doc) throws IOException {
       index = docs.index(doc);
       return index >= 0;
+    }
+  }
+
+  /** A numeric field: {@link #advanceExact}, then {@link #longValue}, as Lucene's iterators read. */
+  public static final class Numeric extends Column {
+    final ValueJumpTable values;
+
+    Numeric(Docs docs, ValueJumpTable values) {
+      super(docs);
+      this.values = values;
     }
 
     public long longValue() {
@@ -194,19 +202,12 @@ public final class SearchTimeJumpTables implements Closeable {
   }
 
   /** A sorted field: {@link #advanceExact}, then {@link #ordValue}. */
-  public static final class Sorted {
-    final Docs docs;
+  public static final class Sorted extends Column {
     private final LongValues ords;
-    private int index = -1;
 
     Sorted(Docs docs, LongValues ords) {
-      this.docs = docs;
+      super(docs);
       this.ords = ords;
-    }
-
-    public boolean advanceExact(int doc) throws IOException {
-      index = docs.index(doc);
-      return index >= 0;
     }
 
     public int ordValue() {

@@ -23,6 +23,7 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LogDocMergePolicy;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
+import org.lucenerevisited.engine.IndexFiles;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
 import org.lucenerevisited.engine.shim.LuceneShim;
@@ -174,10 +175,7 @@ public final class DvjIndexer {
 
   /** One row: docs, segments, bytes on disk, build nanos, and the DocValues format asked for. */
   private static Table stats(String out, String docValuesFormat, long nanos) throws IOException {
-    long bytes;
-    try (Stream<Path> files = Files.list(Path.of(out))) {
-      bytes = files.mapToLong(p -> p.toFile().length()).sum();
-    }
+    long bytes = IndexFiles.bytes(Path.of(out));
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
         DirectoryReader reader = DirectoryReader.open(dir)) {
       return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes")

@@ -13,15 +13,7 @@ import org.lucenerevisited.engine.harness.Digest;
  * String fields count ordinals in an array, numeric fields values in a map, both reading the hits in
  * docID order, as Solr's per-segment faceting does; only the top values are resolved to terms.
  */
-final class FacetRequest implements Request {
-
-  private final List<String> fields;
-  private final int limit;
-
-  FacetRequest(List<String> fields, int limit) {
-    this.fields = fields;
-    this.limit = limit;
-  }
+record FacetRequest(List<String> fields, int limit) implements Request {
 
   @Override
   public long run(Matches hits, Columns columns) throws IOException {

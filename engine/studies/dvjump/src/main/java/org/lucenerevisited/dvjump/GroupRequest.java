@@ -8,15 +8,7 @@ import org.lucenerevisited.engine.harness.Digest;
  * reading it in docID order; a group ranks by its best hit (frequency, then docID), the top groups
  * are returned with their best document, and their terms resolved. Hits without a value are left out.
  */
-final class GroupRequest implements Request {
-
-  private final String field;
-  private final int limit;
-
-  GroupRequest(String field, int limit) {
-    this.field = field;
-    this.limit = limit;
-  }
+record GroupRequest(String field, int limit) implements Request {
 
   @Override
   public long run(Matches hits, Columns columns) throws IOException {

@@ -9,15 +9,7 @@ import org.lucenerevisited.engine.harness.Digest;
  * each of those documents in rank order, which is random docID order: the seed's netarchive search
  * keeps nearly all retrievable fields in DocValues only.
  */
-final class RetrieveRequest implements Request {
-
-  private final List<String> fields;
-  private final int rows;
-
-  RetrieveRequest(List<String> fields, int rows) {
-    this.fields = fields;
-    this.rows = rows;
-  }
+record RetrieveRequest(List<String> fields, int rows) implements Request {
 
   @Override
   public long run(Matches hits, Columns columns) throws IOException {

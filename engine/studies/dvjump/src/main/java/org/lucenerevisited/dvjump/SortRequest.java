@@ -7,15 +7,7 @@ import org.lucenerevisited.engine.harness.Digest;
  * Sorting: the top hits by a numeric field, descending (hits without a value last, ties: the lower
  * docID), reading the field in docID order as a sorting collector does.
  */
-final class SortRequest implements Request {
-
-  private final String field;
-  private final int rows;
-
-  SortRequest(String field, int rows) {
-    this.field = field;
-    this.rows = rows;
-  }
+record SortRequest(String field, int rows) implements Request {
 
   @Override
   public long run(Matches hits, Columns columns) throws IOException {

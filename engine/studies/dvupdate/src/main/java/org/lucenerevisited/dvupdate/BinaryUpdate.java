@@ -8,15 +8,7 @@ import org.apache.lucene.util.BytesRef;
  * The seed's "binary": {@code updateBinaryDocValue} of title_dv, a field no search reads, so its
  * effect on searches is the reopen's cost alone.
  */
-final class BinaryUpdate implements Update {
-
-  private final IndexWriter writer;
-  private final DvuCorpus corpus;
-
-  BinaryUpdate(IndexWriter writer, DvuCorpus corpus) {
-    this.writer = writer;
-    this.corpus = corpus;
-  }
+record BinaryUpdate(IndexWriter writer, DvuCorpus corpus) implements Update {
 
   @Override
   public void apply(long k, int row) throws IOException {

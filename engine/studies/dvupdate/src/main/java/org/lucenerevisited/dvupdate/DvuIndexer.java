@@ -1,15 +1,14 @@
 package org.lucenerevisited.dvupdate;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LogDocMergePolicy;
 import org.apache.lucene.index.SerialMergeScheduler;
 import org.apache.lucene.store.Directory;
+import org.lucenerevisited.engine.IndexFiles;
 import org.lucenerevisited.engine.corpus.DocsTsv;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
@@ -59,10 +58,7 @@ public final class DvuIndexer {
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
     progress.report("index", rows, rows);
-    long bytes;
-    try (Stream<Path> files = Files.list(Path.of(out))) {
-      bytes = files.mapToLong(p -> p.toFile().length()).sum();
-    }
+    long bytes = IndexFiles.bytes(Path.of(out));
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
         DirectoryReader reader = DirectoryReader.open(dir)) {
       return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes").longColumn("millis")

@@ -7,15 +7,7 @@ import org.apache.lucene.index.IndexWriter;
  * The seed's "reindex": the document is read again from the corpus and replaced whole
  * ({@code updateDocument}), with the updated lastmod and title_dv.
  */
-final class Reindex implements Update {
-
-  private final IndexWriter writer;
-  private final DvuCorpus corpus;
-
-  Reindex(IndexWriter writer, DvuCorpus corpus) {
-    this.writer = writer;
-    this.corpus = corpus;
-  }
+record Reindex(IndexWriter writer, DvuCorpus corpus) implements Update {
 
   @Override
   public void apply(long k, int row) throws IOException {

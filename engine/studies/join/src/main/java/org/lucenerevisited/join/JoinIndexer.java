@@ -1,13 +1,12 @@
 package org.lucenerevisited.join;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.Directory;
+import org.lucenerevisited.engine.IndexFiles;
 import org.lucenerevisited.engine.corpus.DocsTsv;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
@@ -54,10 +53,7 @@ public final class JoinIndexer {
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
     progress.report("index", blocks, blocks);
-    long bytes;
-    try (Stream<Path> files = Files.list(Path.of(out))) {
-      bytes = files.mapToLong(p -> p.toFile().length()).sum();
-    }
+    long bytes = IndexFiles.bytes(Path.of(out));
     try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
         DirectoryReader reader = DirectoryReader.open(dir)) {
       return Table.builder().longColumn("docs").longColumn("parents").longColumn("segments")

@@ -6,6 +6,7 @@ import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.nio.file.Paths;
 import org.apache.lucene.util.Accountable;
+import org.lucenerevisited.engine.IndexFiles;
 import org.lucenerevisited.engine.ResidentBytes;
 import org.lucenerevisited.engine.harness.Table;
 import org.lucenerevisited.engine.shim.LuceneShim;
@@ -51,7 +52,7 @@ public final class PkFootprint {
         resolver.resolveAll(batches, scratch);
         long heap = usedHeapAfterGc() - before;
         long mapped = ResidentBytes.ofFilesUnder(Paths.get(indexPaths[i]));
-        table.addRow(contender, indexPaths[i], PkIndexes.diskBytes(Paths.get(indexPaths[i])),
+        table.addRow(contender, indexPaths[i], IndexFiles.bytes(Paths.get(indexPaths[i])),
             heap, mapped, accountedBytes(index));
         Reference.reachabilityFence(resolver);
       }

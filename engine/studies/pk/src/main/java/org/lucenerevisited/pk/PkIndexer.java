@@ -13,6 +13,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.Directory;
+import org.lucenerevisited.engine.IndexFiles;
 import org.lucenerevisited.engine.corpus.DocsTsv;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
@@ -123,7 +124,7 @@ public final class PkIndexer {
       String format = leaves.isEmpty() ? null : SHIM.fieldAttribute(leaves.get(0).reader(),
           PkContenders.ID_FIELD, PerFieldPostingsFormat.PER_FIELD_FORMAT_KEY);
       table.addRow(contender, layout, path.toAbsolutePath().toString(), reader.numDocs(),
-          leaves.size(), segmentSizes(leaves), PkIndexes.diskBytes(path),
+          leaves.size(), segmentSizes(leaves), IndexFiles.bytes(path),
           format == null ? "none" : format,
           PkContenders.codec(contender).getName(), seconds);
     }

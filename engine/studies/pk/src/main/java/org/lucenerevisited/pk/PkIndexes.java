@@ -1,7 +1,6 @@
 package org.lucenerevisited.pk;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -33,21 +32,6 @@ final class PkIndexes {
     iwc.setMergePolicy(new LogDocMergePolicy());
     iwc.setMergeScheduler(new SerialMergeScheduler());
     return iwc;
-  }
-
-  /** Sum of the sizes of the files in {@code dir}. */
-  static long diskBytes(Path dir) {
-    try (Stream<Path> files = Files.list(dir)) {
-      long sum = 0;
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(f)) {
-          sum += Files.size(f);
-        }
-      }
-      return sum;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** Copies an index's files, without its write lock, into a fresh {@code to}. */
