@@ -13,13 +13,7 @@ import org.apache.lucene.util.BytesRef;
  * reaches the document from the segment's start (export and retrieval take a fresh column for every
  * document, as Solr 7 did). Without jump tables that walk visits every block before the document.
  */
-public final class NativeColumns implements Columns.Source {
-
-  private final LeafReader leaf;
-
-  public NativeColumns(LeafReader leaf) {
-    this.leaf = leaf;
-  }
+public record NativeColumns(LeafReader leaf) implements Columns.Source {
 
   @Override
   public Columns columns() {

@@ -11,13 +11,7 @@ import org.apache.lucene.util.BytesRef;
  * Lucene 6's DocValues: random access. A value is read at any docID in constant time, whatever was
  * read before: the "before" of the seed's regression.
  */
-public final class NativeColumns implements Columns.Source {
-
-  private final LeafReader leaf;
-
-  public NativeColumns(LeafReader leaf) {
-    this.leaf = leaf;
-  }
+public record NativeColumns(LeafReader leaf) implements Columns.Source {
 
   @Override
   public Columns columns() {

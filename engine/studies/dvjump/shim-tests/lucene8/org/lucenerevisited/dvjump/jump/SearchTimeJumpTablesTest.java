@@ -130,69 +130,55 @@ class SearchTimeJumpTablesTest {
     assertEquals("SPARSE,DENSE,ALL,-", tables.sorted("patterned_sorted").docs.kinds());
   }
 
+  private static final String[] NUMERIC = {"varying", "table", "constant", "gcd", "patterned_varying", "runs",
+      "gcd_varying"};
+  private static final String[] SORTED = {"sorted", "patterned_sorted"};
+  /** A document without a value; no test field holds this value. */
+  private static final long ABSENT = Long.MIN_VALUE;
+
+  /** A field's value at a document, or {@link #ABSENT}. */
+  private interface ValueAt {
+    long at(int doc) throws IOException;
+  }
+
+  /** Lucene's reader of a field, opened anew: its iterators only go forward. */
+  private interface Lucene {
+    ValueAt open() throws IOException;
+  }
+
+  /** Every document in order, then 20,000 at random, each with a fresh Lucene reader. */
+  private static void assertSameAsLucene(String field, Lucene lucene, ValueAt mine) throws IOException {
+    ValueAt inOrder = lucene.open();
+    for (int doc = 0; doc < DOCS; doc++) {
+      assertEquals(inOrder.at(doc), mine.at(doc), field + " doc " + doc + " in order");
+    }
+    Random random = new Random(field.hashCode());
+    for (int i = 0; i < 20_000; i++) {
+      int doc = random.nextInt(DOCS);
+      assertEquals(lucene.open().at(doc), mine.at(doc), field + " doc " + doc + " at random");
+    }
+  }
+
   @Test
-  void numericValuesMatchLucenesInDocOrder() throws IOException {
-    for (String field : new String[] {"varying", "table", "constant", "gcd", "patterned_varying", "runs",
-        "gcd_varying"}) {
-      NumericDocValues lucene = leaf.getNumericDocValues(field);
+  void numericValuesAndSortedOrdinalsMatchLucenes() throws IOException {
+    for (String field : NUMERIC) {
       SearchTimeJumpTables.Numeric mine = tables.numeric(field);
-      for (int doc = 0; doc < DOCS; doc++) {
-        boolean has = lucene.advanceExact(doc);
-        assertEquals(has, mine.advanceExact(doc), field + " has doc " + doc);
-        if (has) {
-          assertEquals(lucene.longValue(), mine.longValue(), field + " doc " + doc);
-        }
-      }
+      assertSameAsLucene(field, () -> numeric(leaf.getNumericDocValues(field)),
+          doc -> mine.advanceExact(doc) ? mine.longValue() : ABSENT);
     }
-  }
-
-  @Test
-  void sortedOrdinalsMatchLucenesInDocOrder() throws IOException {
-    for (String field : new String[] {"sorted", "patterned_sorted"}) {
-      SortedDocValues lucene = leaf.getSortedDocValues(field);
+    for (String field : SORTED) {
       SearchTimeJumpTables.Sorted mine = tables.sorted(field);
-      for (int doc = 0; doc < DOCS; doc++) {
-        boolean has = lucene.advanceExact(doc);
-        assertEquals(has, mine.advanceExact(doc), field + " has doc " + doc);
-        if (has) {
-          assertEquals(lucene.ordValue(), mine.ordValue(), field + " doc " + doc);
-        }
-      }
+      assertSameAsLucene(field, () -> sorted(leaf.getSortedDocValues(field)),
+          doc -> mine.advanceExact(doc) ? mine.ordValue() : ABSENT);
     }
   }
 
-  @Test
-  void sortedOrdinalsMatchLucenesAtRandom() throws IOException {
-    Random random = new Random(7);
-    for (String field : new String[] {"sorted", "patterned_sorted"}) {
-      SearchTimeJumpTables.Sorted mine = tables.sorted(field);
-      for (int i = 0; i < 20_000; i++) {
-        int doc = random.nextInt(DOCS);
-        SortedDocValues lucene = leaf.getSortedDocValues(field); // fresh: Lucene's iterators only go forward
-        boolean has = lucene.advanceExact(doc);
-        assertEquals(has, mine.advanceExact(doc), field + " has doc " + doc);
-        if (has) {
-          assertEquals(lucene.ordValue(), mine.ordValue(), field + " doc " + doc);
-        }
-      }
-    }
+  private static ValueAt numeric(NumericDocValues values) {
+    return doc -> values.advanceExact(doc) ? values.longValue() : ABSENT;
   }
 
-  @Test
-  void numericValuesMatchLucenesAtRandom() throws IOException {
-    Random random = new Random(11);
-    for (String field : new String[] {"varying", "gcd", "patterned_varying", "runs", "gcd_varying"}) {
-      SearchTimeJumpTables.Numeric mine = tables.numeric(field);
-      for (int i = 0; i < 20_000; i++) {
-        int doc = random.nextInt(DOCS);
-        NumericDocValues lucene = leaf.getNumericDocValues(field);
-        boolean has = lucene.advanceExact(doc);
-        assertEquals(has, mine.advanceExact(doc), field + " has doc " + doc);
-        if (has) {
-          assertEquals(lucene.longValue(), mine.longValue(), field + " doc " + doc);
-        }
-      }
-    }
+  private static ValueAt sorted(SortedDocValues values) {
+    return doc -> values.advanceExact(doc) ? values.ordValue() : ABSENT;
   }
 
   @Test

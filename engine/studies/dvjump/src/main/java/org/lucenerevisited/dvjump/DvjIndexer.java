@@ -175,13 +175,10 @@ public final class DvjIndexer {
 
   /** One row: docs, segments, bytes on disk, build nanos, and the DocValues format asked for. */
   private static Table stats(String out, String docValuesFormat, long nanos) throws IOException {
-    long bytes = IndexFiles.bytes(Path.of(out));
-    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
-        DirectoryReader reader = DirectoryReader.open(dir)) {
-      return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes")
-          .longColumn("build_nanos").stringColumn("docvalues_format")
-          .addRow((long) reader.maxDoc(), (long) reader.leaves().size(), bytes, nanos, docValuesFormat)
-          .build();
-    }
+    IndexFiles.Built built = IndexFiles.built(Path.of(out));
+    return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes")
+        .longColumn("build_nanos").stringColumn("docvalues_format")
+        .addRow(built.docs(), built.segments(), built.bytes(), nanos, docValuesFormat)
+        .build();
   }
 }

@@ -2,7 +2,6 @@ package org.lucenerevisited.dvupdate;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LogDocMergePolicy;
@@ -58,12 +57,9 @@ public final class DvuIndexer {
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
     progress.report("index", rows, rows);
-    long bytes = IndexFiles.bytes(Path.of(out));
-    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
-        DirectoryReader reader = DirectoryReader.open(dir)) {
-      return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes").longColumn("millis")
-          .addRow((long) reader.maxDoc(), (long) reader.leaves().size(), bytes, millis)
-          .build();
-    }
+    IndexFiles.Built built = IndexFiles.built(Path.of(out));
+    return Table.builder().longColumn("docs").longColumn("segments").longColumn("bytes").longColumn("millis")
+        .addRow(built.docs(), built.segments(), built.bytes(), millis)
+        .build();
   }
 }

@@ -2,7 +2,6 @@ package org.lucenerevisited.join;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.Directory;
@@ -53,13 +52,10 @@ public final class JoinIndexer {
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
     progress.report("index", blocks, blocks);
-    long bytes = IndexFiles.bytes(Path.of(out));
-    try (Directory dir = LuceneShim.INSTANCE.openMMapDirectory(Path.of(out));
-        DirectoryReader reader = DirectoryReader.open(dir)) {
-      return Table.builder().longColumn("docs").longColumn("parents").longColumn("segments")
-          .longColumn("bytes").longColumn("millis")
-          .addRow((long) reader.maxDoc(), parents[0], (long) reader.leaves().size(), bytes, millis)
-          .build();
-    }
+    IndexFiles.Built built = IndexFiles.built(Path.of(out));
+    return Table.builder().longColumn("docs").longColumn("parents").longColumn("segments")
+        .longColumn("bytes").longColumn("millis")
+        .addRow(built.docs(), parents[0], built.segments(), built.bytes(), millis)
+        .build();
   }
 }
