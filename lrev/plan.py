@@ -2,9 +2,9 @@
 
     python -m lrev.plan [--json OUT] [--fit-scale S ...] [snakemake options]     (./run plan)
 
-The jobs are Snakemake's own dry run of those options; a study's hook ``lrev/<s>/plan.py`` says which of its
-rules are ``corpus``, ``index`` and ``run`` jobs (``RULES``), how many documents a job handles (``docs``) and
-how many forks a run job starts (``forks``). The cost model is :data:`MODEL`; the plan names the runs it was
+The jobs are those a dry run of those options hands Snakemake's loggers (:mod:`lrev.snakejobs`); a study's hook
+``lrev/<s>/plan.py`` says which of its rules are ``corpus``, ``index`` and ``run`` jobs (``RULES``), how many
+documents a job handles (``docs``) and how many forks a run job starts (``forks``). The cost model is :data:`MODEL`; the plan names the runs it was
 fitted on.
 """
 from __future__ import annotations
@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib
-import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
-from lrev import config, pagecache
+from lrev import config, pagecache, snakejobs
 from lrev.bridge import size_bytes
 from lrev.io import read_json, write_json
 
@@ -186,18 +184,11 @@ def observations(outdir: Path, base: dict[str, Any], studies: Sequence[str], sca
 
 
 def dry_run_jobs(argv: Sequence[str]) -> list[tuple[str, dict[str, str]]]:
-    """(rule, wildcards) of every job Snakemake's dry run of ``argv`` lists."""
-    done = subprocess.run([sys.executable, "-m", "snakemake", "--dry-run", "--cores", "1",
-                           *config.snakemake_argv(list(argv))], cwd=REPO, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise PlanError(f"the dry run failed:\n{(done.stderr or done.stdout)[-2000:]}")
-    jobs: list[tuple[str, dict[str, str]]] = []
-    for line in done.stdout.splitlines():
-        if match := re.match(r"^(?:local)?rule (\w+):$", line):
-            jobs.append((match.group(1), {}))
-        elif jobs and (match := re.match(r"^\s+wildcards: (.*)$", line)):
-            jobs[-1][1].update(pair.split("=", 1) for pair in match.group(1).split(", "))
-    return jobs
+    """(rule, wildcards) of every job a run with ``argv`` would execute, as Snakemake hands them to its loggers."""
+    try:
+        return snakejobs.jobs(config.snakemake_argv(list(argv)), config.REPO)
+    except snakejobs.SnakemakeError as exc:
+        raise PlanError(f"the dry run failed:\n{str(exc)[-2000:]}") from None
 
 
 class Model:
