@@ -75,7 +75,7 @@ def source_dirs(study: str, version: str) -> list[Path]:
     shims, own = ENGINE / "shims", ENGINE / "studies" / study
     shim = shim_properties(version)
     dirs = [ENGINE / "src" / "main", shims / f"lucene{major(version)}", shims / shim["lucene.shim.shared"],
-            *([shims / shim["lucene.shim.era"]] if "lucene.shim.era" in shim else []),
+            *(shims / shim[key] for key in ("lucene.shim.era", "lucene.shim.hits") if key in shim),
             own / "src" / "main", own / "shims" / f"lucene{major(version)}"]
     props = study_properties(study, version)
     shared = props.get("study.shim.shared")

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
-import org.apache.lucene.document.Document;
 import org.apache.lucene.index.AtomicReader;
 import org.apache.lucene.index.AtomicReaderContext;
 import org.apache.lucene.index.DirectoryReader;
@@ -26,7 +25,6 @@ import org.apache.lucene.search.Filter;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.Bits;
@@ -37,7 +35,7 @@ import org.apache.lucene.util.Version;
  * Lucene 4.x: AtomicReader, DocsEnum, File-based directories, Version-arg constructors; no query
  * cache, an int hit count that every search makes exact, and filters where later majors have queries.
  */
-public final class LuceneShimImpl implements LuceneShim {
+public final class LuceneShimImpl implements IntHitsShim {
 
   @Override
   public Set<String> readOnlyPostingsFormats() {
@@ -95,21 +93,6 @@ public final class LuceneShimImpl implements LuceneShim {
   @Override
   public IndexSearcher newSearcher(IndexReader reader) {
     return new IndexSearcher(reader);
-  }
-
-  @Override
-  public TopDocs topDocs(IndexSearcher searcher, Query query, int n) throws IOException {
-    return searcher.search(query, n);
-  }
-
-  @Override
-  public long totalHits(TopDocs top) {
-    return top.totalHits;
-  }
-
-  @Override
-  public Document document(IndexReader reader, int doc) throws IOException {
-    return reader.document(doc);
   }
 
   @Override
