@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.artist import Artist
+from matplotlib.colors import to_hex
+from matplotlib.lines import Line2D
 from matplotlib.text import Text
 from matplotlib.ticker import FuncFormatter
 
@@ -134,6 +136,35 @@ def overlapping(fig: plt.Figure) -> list[str]:
                      and low <= t.get_position()[coord] <= high]
             clashes += [f"{a} / {b}" for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1:]
                         if box.overlaps(other)]
+    return clashes
+
+
+def _legend_colour(handle: Artist) -> str | None:
+    """A legend handle's fill colour as hex (a marker's face, a patch's or a collection's first), None if it draws
+    nothing (unfilled, or a section title such as seaborn's: a line of no width without a marker)."""
+    if isinstance(handle, Line2D) and handle.get_marker() in ("", " ", "None", None) and handle.get_linewidth() == 0:
+        return None
+    for name in ("get_markerfacecolor", "get_facecolor", "get_color"):
+        getter = getattr(handle, name, None)
+        if callable(getter):
+            colour = getter()
+            if isinstance(colour, str):
+                return None if colour == "none" else to_hex(colour)
+            rows = np.atleast_2d(np.asarray(colour, dtype=float))
+            return to_hex(rows[0], keep_alpha=False) if rows.size else None
+    return None
+
+
+def same_colour(fig: plt.Figure) -> list[str]:
+    """Pairs of one legend's entries drawn in one colour (and one marker): a reader cannot tell them apart."""
+    clashes = []
+    for legend in [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]:
+        keys = []
+        for text, handle in zip(legend.get_texts(), legend.legend_handles):
+            marker = handle.get_marker() if hasattr(handle, "get_marker") else None
+            keys.append((text.get_text(), _legend_colour(handle), marker))
+        clashes += [f"{a} / {b}" for i, (a, ca, ma) in enumerate(keys) for b, cb, mb in keys[i + 1:]
+                    if ca is not None and (ca, ma) == (cb, mb)]
     return clashes
 
 

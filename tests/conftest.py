@@ -51,7 +51,7 @@ def print_width(name: str) -> float:
 
 def assert_legible(fig, name: str) -> None:
     """Figure ``name`` is drawn as wide as the paper prints it, with no text below lrev.plots.MIN_PT there, none
-    cut off at its edges and no tick label over another; closes it."""
+    cut off at its edges, no tick label over another and no two legend entries in one colour; closes it."""
     import matplotlib.pyplot as plt
 
     from lrev import plots
@@ -60,6 +60,7 @@ def assert_legible(fig, name: str) -> None:
     assert plots.smallest_pt(fig, print_width(name)) >= plots.MIN_PT, name
     assert not plots.cut_off(fig), name
     assert plots.overlapping(fig) == [], name
+    assert plots.same_colour(fig) == [], name
     plt.close(fig)
 
 

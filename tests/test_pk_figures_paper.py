@@ -119,3 +119,9 @@ def test_the_ladders_contenders_measure_its_corpora_and_pk_1_is_fitted_through_e
     sizes = sorted([*pk["ladder"]["docs"], pk["docs"]])
     assert grown and all(g["sizes"] == sizes and g["rungs"][-1] == "seq" for g in grown)
     assert (root / "figures" / "pk" / "growth-pk-1.png").is_file()
+
+
+def test_every_family_and_its_seek_ceil_contender_have_colours_of_their_own():
+    families = [*figures.FAMILY_ORDER, *(f + layout.SEEK_CEIL for f in figures.FAMILY_ORDER), "Other", "Another"]
+    palette = figures._palette(families)
+    assert len({palette[f] for f in families}) == len(families)

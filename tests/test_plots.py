@@ -69,6 +69,25 @@ def test_overlapping_tick_labels_are_found():
     plt.close(fig)
 
 
+@pytest.mark.parametrize("kind", ["lines", "points", "bars"])
+def test_legend_entries_in_one_colour_are_found(kind):
+    frame = pd.DataFrame({"x": ["a", "b"] * 3, "y": [1.0, 2.0] * 3, "who": ["p", "p", "q", "q", "r", "r"]})
+    found = []
+    for colours in ({"p": "C0", "q": "C1", "r": "C2"}, {"p": "C0", "q": "C1", "r": "C0"}):
+        fig, ax = plt.subplots()
+        if kind == "lines":
+            for who, rows in frame.groupby("who"):
+                ax.plot(rows["x"], rows["y"], color=colours[who], label=who)
+            ax.legend()
+        elif kind == "points":
+            sns.pointplot(frame, x="x", y="y", hue="who", palette=colours, ax=ax)
+        else:
+            sns.barplot(frame, x="x", y="y", hue="who", palette=colours, ax=ax)
+        found.append(plots.same_colour(fig))
+        plt.close(fig)
+    assert found == [[], ["p / r"]]
+
+
 def test_one_contender_alone_is_drawn_too():
     """A run of one contender beside its baseline (the fault tests' dvjump run) still draws its figure."""
     table = pd.DataFrame({"hits": ["100", "export query"], "workload": ["a", "export"], "system": ["s", "s"],

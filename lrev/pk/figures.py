@@ -37,9 +37,16 @@ SEED_SETTING = {k: v for k, v in layout.SEED_SETTING.items() if k != "corpus"}
 
 
 def _palette(families: Sequence[str]) -> dict[str, tuple]:
-    """One fixed colour per family across all figures (by FAMILY_ORDER, unknown families last)."""
-    order = list(FAMILY_ORDER) + sorted(set(families) - set(FAMILY_ORDER))
-    return dict(zip(order, sns.color_palette("tab10", len(order))))
+    """One fixed colour per family across all figures: each family of FAMILY_ORDER a dark hue of tab20, its seekCeil
+    contender the same hue light, so the pair reads as one format; families outside the order last, each a hue of
+    its own (tab10 alone has ten colours, and the eleventh family took the first one's)."""
+    pairs = sns.color_palette("tab20", 2 * len(FAMILY_ORDER))
+    palette = {}
+    for i, family in enumerate(FAMILY_ORDER):
+        palette[family], palette[family + layout.SEEK_CEIL] = pairs[2 * i], pairs[2 * i + 1]
+    rest = sorted(set(families) - set(palette))
+    palette.update(zip(rest, sns.color_palette("husl", len(rest))))
+    return palette
 
 
 def _versions(frame: pd.DataFrame) -> list[str]:
