@@ -100,11 +100,6 @@ JOB_KINDS = {
 JOB_KIND_WEIGHTS = np.array([5, 4, 1])
 
 
-def words(count: int, offset: int = 0) -> np.ndarray:
-    """Distinct pseudo-words, from ``offset`` on."""
-    return recipe.pseudo_words(SYLLABLES, count, offset)
-
-
 def _pick(rng: np.random.Generator, weights: np.ndarray, size: int) -> np.ndarray:
     return rng.choice(len(weights), size=size, p=np.asarray(weights, dtype=float) / np.sum(weights))
 
@@ -127,7 +122,7 @@ class Archive:
     def __init__(self, rng: np.random.Generator, docs: int):
         self.docs = docs
         n_domains = max(50, docs // 80)
-        domain_words = words(n_domains, offset=FILLER_VOCABULARY)
+        domain_words = recipe.pseudo_words(SYLLABLES, n_domains, offset=FILLER_VOCABULARY)
         suffix = SUFFIXES[_pick(rng, SUFFIX_WEIGHTS, n_domains)]
         self.domains = np.array([f"{w}.{s}" for w, s in zip(domain_words, suffix)], dtype=object)
         self.domain_suffix = suffix
@@ -180,7 +175,7 @@ def write_docs(path: Path, docs: int, queries: list[tuple[str, int, int]], expor
     terms = [*queries, (EXPORT_TERM, max(1, round(docs * export_fraction)), -1)]
     pair_rows, pair_terms, pair_freqs = _query_pairs(docs, terms, rng)
     term_names = np.array([t for t, _, _ in terms], dtype=object)
-    filler = words(FILLER_VOCABULARY)
+    filler = recipe.pseudo_words(SYLLABLES, FILLER_VOCABULARY)
     kind_mix = [np.array(JOB_KINDS[k], dtype=float) / sum(JOB_KINDS[k]) for k in JOB_KINDS]
     mu = np.array([TYPES[t][2] for t in TYPE_NAMES])
     sigma = np.array([TYPES[t][3] for t in TYPE_NAMES])

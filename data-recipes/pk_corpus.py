@@ -35,11 +35,6 @@ CHUNK = 100_000
 SYLLABLES = np.array(["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "an", "el", "or", "us", "ip", "qu", "dr"])
 
 
-def vocabulary(size: int) -> np.ndarray:
-    """Distinct pseudo-words, spelled with the recipe's syllables."""
-    return recipe.pseudo_words(SYLLABLES, size)
-
-
 def seq_ids(start: int, stop: int, width: int) -> list[str]:
     return [str(i).zfill(width) for i in range(start, stop)]
 
@@ -69,7 +64,7 @@ def bodies(rng: np.random.Generator, words: np.ndarray, count: int, mean_words: 
 def write_docs(path: Path, kind: str, docs: int, body_words: int, rng: np.random.Generator) -> list[str]:
     """Stream docs.tsv chunk by chunk; return the ids in row order (the keys are sampled from them)."""
     width = id_width(docs)
-    words = vocabulary(VOCABULARY)
+    words = recipe.pseudo_words(SYLLABLES, VOCABULARY)
     drawn = rand_ids(rng, docs, width) if kind == "rand" else None
     ids: list[str] = []
     with path.open("w", encoding="utf-8", newline="\n") as out, tqdm(total=docs, unit="doc", desc=f"pk corpus {kind}") as bar:

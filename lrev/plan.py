@@ -4,8 +4,8 @@
 
 The jobs are those a dry run of those options hands Snakemake's loggers (:mod:`lrev.snakejobs`); a study's hook
 ``lrev/<s>/plan.py`` says which of its rules are ``corpus``, ``index`` and ``run`` jobs (``RULES``), how many
-documents a job handles (``docs``) and how many forks a run job starts (``forks``). The cost model is :data:`MODEL`; the plan names the runs it was
-fitted on.
+documents a job handles (``docs``) and how many forks a run job starts (``forks``). The cost model is
+:data:`MODEL`; the plan names the runs it was fitted on.
 """
 from __future__ import annotations
 

@@ -49,7 +49,8 @@ class LogHandler(LogHandlerBase):
 
 def jobs(argv: Sequence[str], workdir: str | os.PathLike) -> list[tuple[str, dict[str, str]]]:
     """(rule, wildcards) of every job a run of Snakemake with ``argv``, in ``workdir``, would execute, sorted (the
-    scheduler's order varies from call to call); nothing is written. Raises :class:`SnakemakeError` with Snakemake's logged errors when the workflow cannot be planned."""
+    scheduler's order varies from call to call); nothing is written. Raises :class:`SnakemakeError` with
+    Snakemake's logged errors when the workflow cannot be planned."""
     LoggerPluginRegistry().register_plugin(NAME, sys.modules[__name__])
     LogHandler.heard, LogHandler.errors = [], []
     # A dry run prints every job to stdout, whatever --quiet says; the list is what is wanted here.
