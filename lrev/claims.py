@@ -121,11 +121,11 @@ _PART = {
                   "properties": {"quantity": {"type": "string"}, "at_least": {"type": "number"},
                                  "why": {"type": "string", "minLength": 1}}},
         # With grows, the part is judged a second time at the seed's size ``at``, which the run did not reach: per
-        # round, a line (lrev.growth, ``model``) through its value at every ``over`` of the condition that the
-        # results hold for every side, each placed at the study quantity ``size`` of side a there. That verdict is
-        # marked extrapolated and sits beside the measured one; ``why`` names the seed's size. ``rungs``, a regular
-        # expression, keeps the values of ``over`` it matches in full: a condition that holds other values than the
-        # ladder's (another kind of corpus at one of the ladder's sizes).
+        # round, a line (lrev.growth, ``model``; one per side under ratio-linear) through its value at every ``over``
+        # of the condition that the results hold for every side, each placed at the study quantity ``size`` of side a
+        # there. That verdict is marked extrapolated and sits beside the measured one; ``why`` names the seed's size.
+        # ``rungs``, a regular expression, keeps the values of ``over`` it matches in full: a condition that holds
+        # other values than the ladder's (another kind of corpus at one of the ladder's sizes).
         "grows": {"type": "object", "required": ["over", "size", "at", "why"], "additionalProperties": False,
                   "properties": {"over": {"type": "string"}, "size": {"type": "string"},
                                  "rungs": {"type": "string", "minLength": 1},
@@ -535,8 +535,12 @@ class _Judge:
         if size.column not in getattr(self.results, size.table):
             raise self.fail(f"no {size.column} in the {size.table} results, the ladder of '{part['label']}' needs "
                             f"(results from before the study measured a size ladder)")
+        if model in growth.SIDED and len(sides) != 2:
+            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': the {model} model fits a ratio's "
+                                f"two sides, and the part has {len(sides)}")
         rest = {k: v for k, v in where_a.items() if k != over}
         values: dict[float, pd.Series] = {}
+        sided: dict[float, list[pd.Series]] = {}
         rungs: dict[float, Any] = {}
         converged = paced = True
         measured = sorted(set(select(frame, version=version_a, contender=a, **rest)[over]))
@@ -550,12 +554,12 @@ class _Judge:
             ratio = per_side[0] / per_side[1] if len(per_side) > 1 else per_side[0]
             # A round without a finite value (a side measured nothing), or under loglog a positive one, is left out as
             # a failed round is from a ratio.
-            ratio = ratio.where(np.isfinite(ratio) & ((ratio > 0) if model == "loglog" else True))
+            ratio = ratio.where(np.isfinite(ratio) & ((ratio > 0) if model != "linear" else True))
             docs = float(self.samples(size, a, at[0][1], version_a)[size.column].median())
             if docs in rungs:
                 raise self.fail(f"{over} {rungs[docs]} and {rung} are both {grows['size']} {docs:,.0f}: a ladder's "
                                 f"sizes must differ")
-            values[docs], rungs[docs] = ratio, rung
+            values[docs], sided[docs], rungs[docs] = ratio, per_side, rung
             converged = converged and self.converged(quantity, *at)
             # A rung whose side fell behind its asked rate withholds the fit as it would the part there.
             paced = paced and ("pace" not in part or self.pace(part, at)["kept"])
@@ -565,11 +569,20 @@ class _Judge:
                                "points": growth.points(table, model, self.confidence), "verdict": None}
         if table.shape[1] < 2:
             return {**out, "reason": f"one size measured ({over} {', '.join(map(str, rungs.values())) or 'none'})"}
-        fit = growth.fit(table, grows["at"], model, self.confidence)
+        if model in growth.SIDED:
+            # Each side's value where the ratio has one, so that both lines rest on the rounds the ratio keeps.
+            a_side, b_side = (pd.DataFrame({d: s[i].where(values[d].notna()) for d, s in sided.items()})
+                              for i in (0, 1))
+            fit = growth.fit_ratio(a_side, b_side, grows["at"], self.confidence)
+        else:
+            fit = growth.fit(table, grows["at"], model, self.confidence)
         out.update(fit.to_dict())
         if fit.describes is False:
             return {**out, "reason": "the measured sizes bend away from a line (the interval of their curvature "
                                      "excludes zero), so the line says nothing at the seed's size"}
+        if math.isnan(fit.prediction.value) and fit.prediction.n:
+            return {**out, "reason": "a side's line falls to zero or below before the seed's size, so the ratio "
+                                     "there has no value"}
         expect = part["expect"]
         leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
         verdict = withhold(leaning, fit.prediction.n, passes, converged, paced)

@@ -10,11 +10,16 @@ independent units does (tests/test_growth.py simulates it).
 Models (``MODELS``):
 
 - ``loglog``: log value linear in log size, a power law; the default where the seed states no mechanism;
-- ``linear``: value linear in size, for a mechanism that walks the documents (cost proportional to them).
+- ``linear``: value linear in size, for a mechanism that walks the documents (cost proportional to them);
+- ``ratio-linear``: a ratio a ÷ b whose two sides are each linear in size (:func:`fit_ratio`), for two costs that
+  both walk what grows with the index, each with a fixed part: the ratio rises from the fixed parts' ratio towards
+  the slopes', a curve that neither line above describes. Each round's two lines give its ratio at the target, and
+  the interval is Student-t over the rounds' log ratios.
 
 Lack of fit: each round's quadratic coefficient (in the model's coordinates) measures how its points bend
 away from a line; the fit describes the ladder unless the t interval of that coefficient over rounds excludes
-zero. Two sizes fit any line exactly, so with two the fit cannot be checked, and :class:`Fit` says so.
+zero (under ``ratio-linear``, on either side, each at half the error rate). Two sizes fit any line exactly, so
+with two the fit cannot be checked, and :class:`Fit` says so.
 """
 from __future__ import annotations
 
@@ -26,7 +31,9 @@ import pandas as pd
 
 from lrev import stats
 
-MODELS = ("loglog", "linear")
+MODELS = ("loglog", "linear", "ratio-linear")
+#: The models fitted to a ratio's two sides, not to the ratio (:func:`fit_ratio`).
+SIDED = ("ratio-linear",)
 
 
 class GrowthError(ValueError):
@@ -40,14 +47,17 @@ class Fit:
     model: str
     sizes: tuple[float, ...]
     target: float
-    #: The value at ``target`` (geometric mean over rounds under loglog, arithmetic under linear), with its interval.
+    #: The value at ``target`` (geometric mean over rounds under loglog and ratio-linear, arithmetic under linear),
+    #: with its interval.
     prediction: stats.Estimate
-    #: d log value / d log size under loglog, d value / d size under linear.
+    #: d log value / d log size under loglog (under ratio-linear, at ``target``: how fast the ratio still grows
+    #: there, 0 once both sides are proportional to size), d value / d size under linear.
     slope: stats.Estimate
-    #: The rounds' quadratic coefficient over the ladder's span scaled to [0, 1]; None with two sizes.
-    curvature: stats.Estimate | None
-    #: Each round's (slope, intercept) in the model's coordinates.
-    lines: tuple[tuple[float, float], ...]
+    #: The rounds' quadratic coefficient over the ladder's span scaled to [0, 1], one per side fitted (one but under
+    #: ratio-linear); empty with two sizes.
+    curvature: tuple[stats.Estimate, ...]
+    #: Each round's (slope, intercept) in the model's coordinates, side a's then side b's under ratio-linear.
+    lines: tuple[tuple[float, ...], ...]
 
     @property
     def beyond_ladder(self) -> bool:
@@ -57,15 +67,15 @@ class Fit:
     def describes(self) -> bool | None:
         """Whether a line describes the measured sizes: None when two sizes, or fewer than two complete rounds, leave
         nothing to check it by (no interval of the curvature)."""
-        low, high = (math.nan, math.nan) if self.curvature is None else (self.curvature.low, self.curvature.high)
-        if math.isnan(low) or math.isnan(high):
+        bounds = [(c.low, c.high) for c in self.curvature]
+        if not bounds or any(math.isnan(low) or math.isnan(high) for low, high in bounds):
             return None
-        return not (low > 0 or high < 0)
+        return not any(low > 0 or high < 0 for low, high in bounds)
 
     def to_dict(self) -> dict:
         return {"model": self.model, "sizes": list(self.sizes), "target": self.target,
                 "prediction": self.prediction.to_dict(), "slope": self.slope.to_dict(),
-                "curvature": None if self.curvature is None else self.curvature.to_dict(),
+                "curvature": [c.to_dict() for c in self.curvature],
                 "describes": self.describes, "beyond_ladder": self.beyond_ladder,
                 "lines": [list(line) for line in self.lines]}
 
@@ -100,7 +110,7 @@ def _check(model: str) -> None:
 
 
 def forward(values: np.ndarray, model: str) -> np.ndarray:
-    """Sizes or values in the model's coordinates."""
+    """Sizes or values in the model's coordinates (a ratio-linear side's: linear)."""
     _check(model)
     values = np.asarray(values, dtype=float)
     if model == "loglog":
@@ -111,8 +121,8 @@ def forward(values: np.ndarray, model: str) -> np.ndarray:
 
 
 def back(values: np.ndarray, model: str) -> np.ndarray:
-    """Model coordinates back in value units."""
-    return np.exp(values) if model == "loglog" else np.asarray(values, dtype=float)
+    """A level in the model's value coordinates back in value units (a ratio-linear level is a log ratio)."""
+    return np.exp(values) if model in ("loglog", *SIDED) else np.asarray(values, dtype=float)
 
 
 def complete(values: pd.DataFrame) -> pd.DataFrame:
@@ -129,34 +139,76 @@ def lines(values: pd.DataFrame, model: str = "loglog") -> np.ndarray:
     return np.array([np.polyfit(x, row, 1) for row in y]).reshape(-1, 2)
 
 
-def fit(values: pd.DataFrame, target: float, model: str = "loglog",
-        confidence: float = stats.CONFIDENCE) -> Fit:
-    """Fit ``values`` (rows: rounds; columns: sizes; cells: the round's value of the quantity at that size) and
-    predict it at ``target``. Needs two sizes or more; a round missing a size is left out (none left: a NaN
-    prediction over no rounds)."""
+def _checked(values: pd.DataFrame, target: float) -> pd.DataFrame:
     values = complete(values)
     if values.shape[1] < 2:
         raise GrowthError(f"a fit needs two sizes or more, got {values.shape[1]}")
     if not target > 0:
         raise GrowthError(f"the target size must be positive, got {target}")
+    return values
+
+
+def _curvature(values: pd.DataFrame, model: str, confidence: float) -> tuple[stats.Estimate, ...]:
+    """The rounds' bend over the ladder's span in the model's units (:class:`Fit`), none with two sizes or no round."""
+    if values.shape[1] < 3 or not len(values):
+        return ()
+    x, y = forward(values.columns.to_numpy(), model), forward(values.to_numpy(), model)
+    span = (x - x[0]) / (x[-1] - x[0])
+    bends = np.array([np.polyfit(span, row, 2)[0] for row in y])
+    # Rounding error set to zero: an exact line's coefficient is 1e-15, not 0, and a t interval of identical values
+    # has no width to straddle it.
+    return (mean(np.where(np.abs(bends) < 1e-9 * (1 + np.abs(y).max()), 0.0, bends), confidence),)
+
+
+def fit(values: pd.DataFrame, target: float, model: str = "loglog",
+        confidence: float = stats.CONFIDENCE) -> Fit:
+    """Fit ``values`` (rows: rounds; columns: sizes; cells: the round's value of the quantity at that size) and
+    predict it at ``target``. Needs two sizes or more; a round missing a size is left out (none left: a NaN
+    prediction over no rounds)."""
+    _check(model)
+    if model in SIDED:
+        raise GrowthError(f"the {model} model fits a ratio's two sides: fit_ratio, not fit")
+    values = _checked(values, target)
     per_round = lines(values, model)
-    curvature = None
-    if values.shape[1] > 2 and len(values):
-        # The bend over the ladder's span in the model's units, with rounding error set to zero (an exact line's
-        # coefficient is 1e-15, not 0, and a t interval of identical values has no width to straddle it).
-        x, y = forward(values.columns.to_numpy(), model), forward(values.to_numpy(), model)
-        span = (x - x[0]) / (x[-1] - x[0])
-        bends = np.array([np.polyfit(span, row, 2)[0] for row in y])
-        curvature = mean(np.where(np.abs(bends) < 1e-9 * (1 + np.abs(y).max()), 0.0, bends), confidence)
     return Fit(model, tuple(float(s) for s in values.columns), float(target), at(per_round, target, model, confidence),
-               mean(per_round[:, 0], confidence), curvature, tuple(tuple(map(float, line)) for line in per_round))
+               mean(per_round[:, 0], confidence), _curvature(values, model, confidence),
+               tuple(tuple(map(float, line)) for line in per_round))
+
+
+def fit_ratio(a: pd.DataFrame, b: pd.DataFrame, target: float, confidence: float = stats.CONFIDENCE) -> Fit:
+    """The ratio-linear fit: per round, a line through side ``a``'s values and one through side ``b``'s (each as
+    :func:`fit` takes them, the same sizes), and their ratio at ``target``. A round missing a size on either side is
+    left out. The lack-of-fit check runs on each side at half the error rate, so that the two together keep it."""
+    a, b = complete(a), complete(b)
+    if not a.columns.equals(b.columns):
+        raise GrowthError(f"a ratio's sides must be measured at the same sizes, got {list(a.columns)} and "
+                          f"{list(b.columns)}")
+    both = a.index.intersection(b.index)
+    a, b = _checked(a.loc[both], target), _checked(b.loc[both], target)
+    if (a.to_numpy() <= 0).any() or (b.to_numpy() <= 0).any():
+        raise GrowthError("a ratio-linear fit needs positive values on both sides")
+    per_round = np.hstack([lines(a, "linear"), lines(b, "linear")])
+    half = 1 - (1 - confidence) / 2
+    # d ln(a / b) / d ln size of each round's two lines at the target.
+    elasticity = [target * (sa / (sa * target + ia) - sb / (sb * target + ib)) for sa, ia, sb, ib in per_round]
+    return Fit("ratio-linear", tuple(float(s) for s in a.columns), float(target),
+               at(per_round, target, "ratio-linear", confidence), mean(np.array(elasticity), confidence),
+               _curvature(a, "linear", half) + _curvature(b, "linear", half),
+               tuple(tuple(map(float, line)) for line in per_round))
 
 
 def at(per_round: np.ndarray, size: float, model: str = "loglog",
        confidence: float = stats.CONFIDENCE) -> stats.Estimate:
-    """The rounds' lines (:func:`lines`) at ``size``: their mean and its t interval, in value units (under loglog, a
-    geometric mean). The interval holds if the model does: a bend too slight for the ladder to show grows with the
-    distance to ``size`` and is not in it."""
+    """The rounds' lines (:func:`lines`; a ratio-linear fit's pairs of lines) at ``size``: their mean and its t
+    interval, in value units (under loglog and ratio-linear, a geometric mean). NaN under ratio-linear where a
+    round's side reaches zero or below there, so that its ratio has no sign to judge. The interval holds if the
+    model does: a bend too slight for the ladder to show grows with the distance to ``size`` and is not in it."""
+    if model in SIDED:
+        a = per_round[:, 0] * size + per_round[:, 1]
+        b = per_round[:, 2] * size + per_round[:, 3]
+        if not ((a > 0) & (b > 0)).all():
+            return stats.Estimate(math.nan, math.nan, math.nan, len(per_round))
+        return _level(np.log(a / b), model, confidence)
     return _level(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], model, confidence)
 
 
@@ -181,6 +233,8 @@ def mean(x: np.ndarray, confidence: float = stats.CONFIDENCE) -> stats.Estimate:
 
 def points(values: pd.DataFrame, model: str = "loglog", confidence: float = stats.CONFIDENCE) -> list[dict]:
     """Each size's value over its rounds with its t interval, taken in the model's coordinates (a geometric mean
-    under loglog)."""
-    return [{"size": float(size), **_level(forward(column.dropna().to_numpy(), model), model, confidence).to_dict()}
+    under loglog, and of a ratio-linear fit's ratios)."""
+    coordinates = "loglog" if model in SIDED else model
+    return [{"size": float(size),
+             **_level(forward(column.dropna().to_numpy(), coordinates), model, confidence).to_dict()}
             for size, column in values.sort_index(axis=1).items()]

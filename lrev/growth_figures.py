@@ -60,7 +60,7 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
             ax.errorbar([grown["at"]], [claimed], yerr=err, marker="*", ms=11, color="black", capsize=3, ls="none",
                         label="seed")
         ax.set_xscale("log")
-        if grown["model"] == "loglog":
+        if grown["model"] != "linear":
             plots.log_y(ax)
         shown = [p["value"] for _, part in pairs for p in part["extrapolated"]["points"] if p["value"] is not None]
         shown += [part["extrapolated"]["prediction"]["value"] for _, part in pairs

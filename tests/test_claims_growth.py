@@ -41,14 +41,15 @@ def registry(grows: dict | None = None, value: float = 1.5) -> dict:
     return out
 
 
-def lookups(ratio, rungs=RUNGS, rounds=5, seed=5189) -> SimpleNamespace:
-    """Per round and rung: default at 100 lookups/s, its A/A beside it, and FST50 at ``ratio(docs)`` times
-    it; each fork off by 3% lognormal noise."""
+def lookups(ratio, rungs=RUNGS, rounds=5, seed=5189, base=lambda docs: 100.0) -> SimpleNamespace:
+    """Per round and rung: default at ``base(docs)`` lookups/s (100), its A/A beside it, and FST50 at
+    ``ratio(docs)`` times it; each fork off by 3% lognormal noise."""
     rng = np.random.default_rng(seed)
     rows = []
     for corpus, docs in rungs.items():
         for r in range(rounds):
-            for contender, speed in (("default", 100.0), (study.AA, 100.0), ("FST50", 100.0 * ratio(docs))):
+            for contender, speed in (("default", base(docs)), (study.AA, base(docs)),
+                                     ("FST50", base(docs) * ratio(docs))):
                 rows.append({"version": "9.12.3", "contender": contender, "round": r, "fork": f"{contender}-{r}",
                              **WHERE, "corpus": corpus, "iteration": 0, "docs": docs, "stable": 1,
                              "lookups_per_s": speed * math.exp(rng.normal(0, 0.03))})
@@ -197,3 +198,49 @@ def test_a_rung_whose_side_fell_behind_its_rate_withholds_the_extrapolated_verdi
     row = verdict(reg, SimpleNamespace(lookups=table))
     assert row["parts"][0]["pace"]["kept"] is True, "the measured size kept its pace"
     assert row["parts"][0]["extrapolated"]["verdict"] == "fell-behind"
+
+
+def ratio_linear(**extra) -> dict:
+    return {"over": "corpus", "size": "docs", "at": SEED_DOCS, "why": "w", "model": "ratio-linear", **extra}
+
+
+#: Two sides that both grow with the documents, each from a fixed part: FST50 at 100 + docs / 1,000 and default
+#: at 50 + docs / 10,000 lookups/s. Their ratio rises from 2.2 (100K docs) to 7.3 (1M docs) towards 10, no power law.
+A_SIDE = lambda docs: 100 + docs / 1e3  # noqa: E731
+B_SIDE = lambda docs: 50 + docs / 1e4  # noqa: E731
+
+
+def two_lines(**extra) -> SimpleNamespace:
+    return lookups(lambda d: A_SIDE(d) / B_SIDE(d), base=B_SIDE, **extra)
+
+
+def test_ratio_linear_fits_each_side_and_judges_their_ratio_at_the_seed_size():
+    """Threshold 8: the ladder's top rung (7.3) does not clear it, the seed's 30M docs (9.9) do."""
+    row = verdict(registry(ratio_linear(), value=8.0), two_lines())
+    grown = row["parts"][0]["extrapolated"]
+    assert row["parts"][0]["verdict"] != "holds"
+    assert grown["model"] == "ratio-linear" and grown["describes"] is True and len(grown["curvature"]) == 2
+    truth = A_SIDE(SEED_DOCS) / B_SIDE(SEED_DOCS)
+    assert grown["prediction"]["low"] <= truth <= grown["prediction"]["high"]
+    assert grown["prediction"]["value"] == pytest.approx(truth, rel=0.05) and grown["verdict"] == "holds"
+    assert [len(line) for line in grown["lines"]] == [4] * 5
+    # A power law through the same ratios overshoots, and its own check sees the bend.
+    loglog = verdict(registry(value=8.0), two_lines())["parts"][0]["extrapolated"]
+    assert loglog["describes"] is False and loglog["verdict"] is None
+
+
+def test_ratio_linear_on_a_part_without_a_second_side_names_the_part():
+    reg = registry(ratio_linear())
+    part = reg["claims"][0]["parts"][0]
+    del part["b"]
+    with pytest.raises(claims.RegistryError, match="x-3, part 'FST50 / default': the ratio-linear model fits a "
+                                                   "ratio's two sides, and the part has 1"):
+        verdict(reg, lookups(lambda d: 2.0))
+
+
+def test_the_growth_figure_draws_a_ratio_linear_fit_on_a_log_scale():
+    judged = claims.evaluate(registry(ratio_linear()), two_lines())
+    (ax,) = growth_figures.figure(judged, "x-3").axes
+    drawn = [line for line in ax.get_lines() if len(line.get_xdata()) == 32]
+    assert ax.get_yscale() == "log" and [line.get_linestyle() for line in drawn] == ["-", "--"]
+    assert drawn[-1].get_ydata()[-1] == pytest.approx(A_SIDE(SEED_DOCS) / B_SIDE(SEED_DOCS), rel=0.05)
