@@ -227,6 +227,9 @@ def validate(registry: dict) -> None:
             if "grows" in part and {"c", "versus_sum", "answer"} & set(part):
                 raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b or one "
                                     f"side, not a ratio of ratios, a saving or an answer")
+            if part.get("grows", {}).get("model") in growth.SIDED and "b" not in part:
+                raise RegistryError(f"claim {cid}, part '{part['label']}': the {part['grows']['model']} model fits a "
+                                    f"ratio's two sides, and the part has no b")
             if "rungs" in part.get("grows", {}):
                 try:
                     re.compile(part["grows"]["rungs"])
@@ -535,9 +538,6 @@ class _Judge:
         if size.column not in getattr(self.results, size.table):
             raise self.fail(f"no {size.column} in the {size.table} results, the ladder of '{part['label']}' needs "
                             f"(results from before the study measured a size ladder)")
-        if model in growth.SIDED and len(sides) != 2:
-            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': the {model} model fits a ratio's "
-                                f"two sides, and the part has {len(sides)}")
         rest = {k: v for k, v in where_a.items() if k != over}
         values: dict[float, pd.Series] = {}
         sided: dict[float, list[pd.Series]] = {}
@@ -552,9 +552,14 @@ class _Judge:
             per_side = [pd.Series({r: float(fn(x)) for r, x in rounds.by_round(f, quantity.column).items()})
                         for f in frames]
             ratio = per_side[0] / per_side[1] if len(per_side) > 1 else per_side[0]
-            # A round without a finite value (a side measured nothing), or under loglog a positive one, is left out as
-            # a failed round is from a ratio.
-            ratio = ratio.where(np.isfinite(ratio) & ((ratio > 0) if model != "linear" else True))
+            # A round without a finite value (a side measured nothing), or, fitted in logs, without a positive one
+            # (under ratio-linear: on both sides), is left out as a failed round is from a ratio.
+            keep = np.isfinite(ratio)
+            if model in growth.SIDED:
+                keep &= (per_side[0].reindex(ratio.index) > 0) & (per_side[1].reindex(ratio.index) > 0)
+            elif model == "loglog":
+                keep &= ratio > 0
+            ratio = ratio.where(keep)
             docs = float(self.samples(size, a, at[0][1], version_a)[size.column].median())
             if docs in rungs:
                 raise self.fail(f"{over} {rungs[docs]} and {rung} are both {grows['size']} {docs:,.0f}: a ladder's "
@@ -581,13 +586,15 @@ class _Judge:
             return {**out, "reason": "the measured sizes bend away from a line (the interval of their curvature "
                                      "excludes zero), so the line says nothing at the seed's size"}
         if math.isnan(fit.prediction.value) and fit.prediction.n:
-            return {**out, "reason": "a side's line falls to zero or below before the seed's size, so the ratio "
-                                     "there has no value"}
+            return {**out, "reason": "a side's line falls to zero or below before the seed's size, where the model "
+                                     "no longer holds"}
         expect = part["expect"]
         leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
         verdict = withhold(leaning, fit.prediction.n, passes, converged, paced)
         unchecked = None
-        if fit.describes is None:
+        if math.isnan(fit.prediction.high) and fit.prediction.n >= 2:
+            unchecked = "side b at the seed's size cannot be told from zero, so the ratio's interval there is unbounded"
+        elif fit.describes is None:
             unchecked = ("two sizes: a line fits any two points, so nothing checks it" if len(fit.sizes) == 2 else
                          "fewer than two rounds measured every size, so nothing checks the line")
         return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None, "reason": unchecked}

@@ -205,7 +205,7 @@ def ratio_linear(**extra) -> dict:
 
 
 #: Two sides that both grow with the documents, each from a fixed part: FST50 at 100 + docs / 1,000 and default
-#: at 50 + docs / 10,000 lookups/s. Their ratio rises from 2.2 (100K docs) to 7.3 (1M docs) towards 10, no power law.
+#: at 50 + docs / 10,000 lookups/s. Their ratio rises from 3.3 (100K docs) to 7.3 (1M docs) towards 10, no power law.
 A_SIDE = lambda docs: 100 + docs / 1e3  # noqa: E731
 B_SIDE = lambda docs: 50 + docs / 1e4  # noqa: E731
 
@@ -229,13 +229,29 @@ def test_ratio_linear_fits_each_side_and_judges_their_ratio_at_the_seed_size():
     assert loglog["describes"] is False and loglog["verdict"] is None
 
 
-def test_ratio_linear_on_a_part_without_a_second_side_names_the_part():
+def test_ratio_linear_on_a_part_without_a_second_side_is_a_registry_error_naming_the_part():
     reg = registry(ratio_linear())
-    part = reg["claims"][0]["parts"][0]
-    del part["b"]
+    del reg["claims"][0]["parts"][0]["b"]
     with pytest.raises(claims.RegistryError, match="x-3, part 'FST50 / default': the ratio-linear model fits a "
-                                                   "ratio's two sides, and the part has 1"):
-        verdict(reg, lookups(lambda d: 2.0))
+                                                   "ratio's two sides, and the part has no b"):
+        claims.validate(reg)
+
+
+def test_ratio_linear_gives_no_verdict_where_a_side_falls_below_zero_before_the_seed_size():
+    """default's rate falls by 1 lookup/s per 20,000 docs: 50 at 1M, below zero long before 30M."""
+    grown = verdict(registry(ratio_linear()), lookups(lambda d: 2.0, base=lambda d: 100 - d / 2e4))["parts"][0]
+    assert grown["extrapolated"]["verdict"] is None
+    assert grown["extrapolated"]["reason"].startswith("a side's line falls to zero or below before the seed's size")
+
+
+def test_ratio_linear_keeps_a_round_only_where_both_sides_measured_a_positive_value():
+    results = two_lines()
+    frame = results.lookups
+    # Both sides negative: a positive ratio, from a round whose values no cost can take.
+    frame.loc[(frame["round"] == 0) & frame["contender"].isin(["default", "FST50"]) & (frame["corpus"] == "small"),
+              "lookups_per_s"] = -1.0
+    grown = verdict(registry(ratio_linear()), results)["parts"][0]["extrapolated"]
+    assert grown["prediction"]["n"] == 4 and len(grown["lines"]) == 4
 
 
 def test_the_growth_figure_draws_a_ratio_linear_fit_on_a_log_scale():
