@@ -194,12 +194,12 @@ def fit_ratio(a: pd.DataFrame, b: pd.DataFrame, target: float, confidence: float
         raise GrowthError("a ratio-linear fit needs positive values on both sides")
     per_round = np.hstack([lines(a, "linear"), lines(b, "linear")])
     at_a, at_b = _sides_at(per_round, target)
-    # d ln(a / b) / d ln size of each round's two lines at the target.
-    elasticity = target * (per_round[:, 0] / at_a - per_round[:, 2] / at_b)
-    positive = bool(((at_a > 0) & (at_b > 0)).all())
+    elasticity = stats.Estimate(math.nan, math.nan, math.nan, len(at_a))
+    if ((at_a > 0) & (at_b > 0)).all():
+        # d ln(a / b) / d ln size of each round's two lines at the target.
+        elasticity = mean(target * (per_round[:, 0] / at_a - per_round[:, 2] / at_b), confidence)
     return Fit("ratio-linear", tuple(float(s) for s in a.columns), float(target),
-               at(per_round, target, "ratio-linear", confidence),
-               mean(elasticity, confidence) if positive else stats.Estimate(math.nan, math.nan, math.nan, len(at_a)),
+               at(per_round, target, "ratio-linear", confidence), elasticity,
                _curvature(a, "linear", confidence) + _curvature(b, "linear", confidence),
                tuple(tuple(map(float, line)) for line in per_round))
 
@@ -234,7 +234,7 @@ def fieller(a: np.ndarray, b: np.ndarray, confidence: float = stats.CONFIDENCE) 
         return stats.Estimate(ma / mb, math.nan, math.nan, n)
     (saa, sab), (_, sbb) = np.cov(a, b)
     q = scipy.stats.t.ppf(0.5 + confidence / 2, n - 1) ** 2 / n
-    # The r with (ma - r mb)^2 <= q (saa - 2 r sab + r^2 sbb): A r^2 - 2 B r + C <= 0, which holds at ma / mb.
+    # The r with (ma - r mb)^2 <= q (saa - 2 r sab + r^2 sbb): qa r^2 - 2 qb r + qc <= 0, which holds at ma / mb.
     qa, qb, qc = mb * mb - q * sbb, ma * mb - q * sab, ma * ma - q * saa
     if qa <= 0:
         return stats.Estimate(ma / mb, math.nan, math.nan, n)
