@@ -251,8 +251,9 @@ def _level(x: np.ndarray, model: str, confidence: float) -> stats.Estimate:
 
 def band(per_round: np.ndarray, sizes: np.ndarray, model: str = "loglog",
          confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
-    """:func:`at` each of ``sizes``, one row each (size, value, low, high)."""
-    return pd.DataFrame([{"size": float(size), **at(per_round, size, model, confidence).to_dict()} for size in sizes])
+    """:func:`at` each of ``sizes``, one row each (size, value, low, high), NaN where undefined (a plot skips it)."""
+    rows = [(float(size), at(per_round, size, model, confidence)) for size in sizes]
+    return pd.DataFrame([{"size": size, "value": e.value, "low": e.low, "high": e.high} for size, e in rows])
 
 
 def mean(x: np.ndarray, confidence: float = stats.CONFIDENCE) -> stats.Estimate:

@@ -213,3 +213,13 @@ def test_bad_ratio_ladders_name_what_is_wrong(a, b, message):
 def test_bad_ladders_name_what_is_wrong(values, target, model, message):
     with pytest.raises(growth.GrowthError, match=message):
         growth.fit(values, target, model)
+
+
+def test_a_band_is_numeric_with_nan_where_fiellers_interval_has_no_bounds():
+    """A smoke run's two rounds (join-2, 10.6.0): side b's lines part ways past the ladder, so the band is bounded near
+    it and has no bounds far out. NaN, not None, where it has none: a plot skips NaN and fails on None."""
+    lines = np.array([[1.1261583817113889e-04, 0.7888515164144184, -2.7909105316911753e-05, 1.509689236480537],
+                      [9.946941855479338e-05, 0.6255032679407703, 1.0647680017067245e-04, 0.2804832263101398]])
+    band = growth.band(lines, np.geomspace(3e3, 2.7e7, 32), "ratio-linear")
+    assert all(band[c].dtype == float for c in band)
+    assert band["high"].notna().any() and band["high"].isna().any()
