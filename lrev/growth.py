@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-
 import scipy.stats
 
 from lrev import stats
