@@ -10,8 +10,8 @@
 - ``join_residency``: what was resident per index file type after the cold run (MMap, 4 workers);
 - ``join_sweep``: closed-loop service time against the number of unique join values;
 - ``join_ladder``: block join's break-even (queries per update) against the index's documents, per round, with
-  each round's log-log line, solid over the measured sizes and dashed a decade beyond, and at each size the
-  geometric mean over rounds with its 95% CI.
+  each round's fitted curve (the ratio of its two sides' lines), solid over the measured sizes and dashed a decade
+  beyond, and at each size the geometric mean over rounds with its 95% CI.
 
 CLI: ``python -m lrev.figures join --results RESULTS --settings JSON --out FIGDIR``
 """
@@ -177,21 +177,27 @@ def sweep_figure(data: JoinResults) -> plt.Figure:
 
 
 def ladder_figure(data: JoinResults) -> plt.Figure:
-    """Block join's break-even per round and size, each round's log-log line (dashed beyond the measured sizes),
-    and at each size the geometric mean over rounds with its 95% CI, as the paper's table gives it."""
+    """Block join's break-even per round and size, each round's fitted curve (:func:`summary.ladder_fit`: its
+    extra update cost's line over its query saving's, dashed beyond the measured sizes, left out where it is not
+    positive), and at each size the geometric mean over rounds with its 95% CI, as the paper's table gives it."""
     parameters = next(iter(data.manifests.values()))["parameters"]
     versions = sorted(set(data.ladder["version"]), key=version_key)
     fig, axes = plots.panels(len(versions), per_row=2, height=2.6, share=WIDTHS["join_ladder"])
     for ax, version in zip(axes, versions):
+        extra, saved = summary.ladder_sides(data, parameters, version)
         costs = summary.ladder_costs(data, parameters, version)
         docs = costs.columns.to_numpy(dtype=float)
         palette = dict(zip(costs.index, sns.color_palette("tab10", len(costs))))
         for r, row in costs.iterrows():
             ax.plot(docs, row.to_numpy(dtype=float), "o", color=palette[r], label=f"round {r}")
-        for r, (slope, intercept) in zip(costs.dropna().index, growth.lines(costs)):
-            for x, style in ((docs, "-"), (np.array([docs.min() / 10, docs.min()]), "--"),
-                             (np.array([docs.max(), docs.max() * 10]), "--")):
-                ax.plot(x, np.exp(intercept) * x ** slope, color=palette[r], lw=0.8, ls=style)
+        fit = summary.ladder_fit(extra, saved)
+        for r, (e1, e0, s1, s0) in ([] if isinstance(fit, str) else zip(growth.complete(costs).index, fit.lines)):
+            for x, style in ((np.geomspace(docs.min(), docs.max(), 50), "-"),
+                             (np.geomspace(docs.min() / 10, docs.min(), 20), "--"),
+                             (np.geomspace(docs.max(), docs.max() * 10, 20), "--")):
+                curve = (e1 * x + e0) / (s1 * x + s0)
+                ax.plot(x, np.where((e1 * x + e0 > 0) & (s1 * x + s0 > 0), curve, np.nan), color=palette[r],
+                        lw=0.8, ls=style)
         means = [summary.geometric(costs[n].dropna()) for n in costs.columns]
         value, low, high = np.array([(e.value, e.low, e.high) for e in means]).T
         ax.errorbar(docs, value, yerr=[value - low, high - value], ls="none", marker="D", ms=4, capsize=3,

@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 from lrev import growth, rounds, stats
@@ -171,41 +172,57 @@ def inside(docs: float, sizes: pd.Index) -> bool:
     return bool(sizes.min() * (1 - 1e-9) <= docs <= sizes.max() * (1 + 1e-9))
 
 
-def crossover(costs: pd.DataFrame, queries_per_update: float) -> stats.Estimate | None:
+#: Why :func:`crossover` gives no size, beyond :func:`summary.ladder_fit`'s reasons.
+NOT_OUTGROWN = "(at this query rate, block join's saving does not outgrow its extra update cost with size)"
+EVERY_SIZE = "(block join pays at every size: the lines meet at or below zero documents)"
+UNBOUNDED = "(no bounds: the saving's growth cannot be told from the update cost's)"
+#: What the lack-of-fit check said of the sides' lines (:attr:`lrev.growth.Fit.describes`).
+FIT_CHECK = {True: "no bend found on either side", None: "unchecked: two sizes fit any line"}
+
+
+def crossover(fit: growth.Fit, queries_per_update: float) -> stats.Estimate | str:
     """The index size in documents from which block join's cheaper queries repay its dearer updates at
-    ``queries_per_update`` (a query rate over an update rate): per round, where that round's line meets it; the
-    geometric mean over rounds with the t interval of the logs. None unless every round has a line, and every
-    line falls (the query-time join's cost growing faster with the index than block join's update cost)."""
-    lines = growth.lines(costs)
-    if len(lines) == 0 or len(lines) < len(costs) or any(slope >= 0 for slope, _ in lines):
-        return None
-    return summary.geometric(pd.Series([math.exp((math.log(queries_per_update) - a) / b) for b, a in lines]))
+    ``queries_per_update`` (k, a query rate over an update rate), or why there is none. Each round's lines
+    (:func:`summary.ladder_fit`: extra = e1 n + e0, saved = s1 n + s0) meet k saved = extra at
+    n = (e0 - k s0) / (k s1 - e1); the size is the ratio of those terms' means over rounds, with Fieller's interval
+    (:func:`lrev.growth.fieller`), as join-2's ratio of two lines is judged."""
+    e1, e0, s1, s0 = np.array(fit.lines).T
+    k = queries_per_update
+    above, below = e0 - k * s0, k * s1 - e1
+    if not below.mean() > 0:
+        return NOT_OUTGROWN
+    if not above.mean() > 0:
+        return EVERY_SIZE
+    return growth.fieller(above, below)
 
 
 def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per ladder version: the break-even queries per update at each size, the lines' slope, and
-    :func:`crossover` at each of UPDATE_RATES and the ladder's query rates; "none" where it gives none, marked
-    extrapolated where it lies outside the measured sizes."""
+    """Per ladder version: the break-even queries per update at each size, how fast it still falls at the largest
+    (d ln ÷ d ln documents of the fitted lines), and :func:`crossover` at each of UPDATE_RATES and the ladder's query
+    rates, marked extrapolated where it lies outside the measured sizes."""
     out = []
     for version in sorted(set(data.ladder["version"]), key=version_key):
+        extra, saved = summary.ladder_sides(data, p, version)
         costs = summary.ladder_costs(data, p, version)
         sizes = [{"docs": f"{n:,}", "queries_per_update": fmt(e.value), "ci": interval(e.low, e.high)}
                  for n, e in ((n, summary.geometric(costs[n].dropna())) for n in costs.columns)]
-        lines = growth.lines(costs)
-        slope = stats.location([[s] for s, _ in lines])
-        why = ("(the break-even does not fall with size)" if len(lines) == len(costs) else
-               "(in some round and size, block join's queries were not cheaper or its updates not dearer)")
+        fit = summary.ladder_fit(extra, saved)
         crossings = []
         for u in UPDATE_RATES:
             for q in p["ladder"]["query_rates"]:
-                cell = {"rate": u, "qps": fmt(q), "docs": "none", "ci": why, "extrapolated": False}
-                n = crossover(costs, q / u)
-                if n is not None:
-                    cell.update(docs=fmt(n.value), ci=interval(n.low, n.high),
+                n = fit if isinstance(fit, str) else crossover(fit, q / u)
+                cell = {"rate": u, "qps": fmt(q), "docs": "none", "ci": n, "extrapolated": False}
+                if n == EVERY_SIZE:
+                    cell["docs"] = "every size"
+                elif isinstance(n, stats.Estimate):
+                    bounded = not (math.isnan(n.low) or math.isnan(n.high))
+                    cell.update(docs=fmt(n.value), ci=interval(n.low, n.high) if bounded else UNBOUNDED,
                                 extrapolated=not inside(n.value, costs.columns))
                 crossings.append(cell)
-        out.append({"version": version, "sizes": sizes, "rounds": len(lines), "slope": fmt(slope.value),
-                    "slope_ci": interval(slope.low, slope.high), "crossover": crossings})
+        slope = stats.Estimate(math.nan, math.nan, math.nan, 0) if isinstance(fit, str) else fit.slope
+        out.append({"version": version, "sizes": sizes, "rounds": len(growth.complete(costs)),
+                    "slope": fmt(slope.value), "slope_ci": interval(slope.low, slope.high),
+                    "fit": fit if isinstance(fit, str) else FIT_CHECK[fit.describes], "crossover": crossings})
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from lrev import manifest, rounds, stats
+from lrev import growth, manifest, rounds, stats
 from lrev.join import layout, results
 from lrev.load import failed_steps
 from lrev.tables import by_version, estimate_columns
@@ -230,16 +230,38 @@ def geometric(values: pd.Series) -> stats.Estimate:
     return stats.Estimate(*(math.exp(x) for x in (logs.value, logs.low, logs.high)), logs.n)
 
 
-def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:
-    """Per round (rows) and index size in documents (columns): :func:`update_costs`' extra over saved, the
-    break-even queries per update at that size; NaN where either difference was not positive. The main corpus's
-    forks give its size (load forks' closed loops, update forks), the ladder's forks the others."""
-    def ratio(costs: pd.DataFrame) -> pd.Series:
-        return (costs["extra"] / costs["saved"]).where((costs["extra"] > 0) & (costs["saved"] > 0))
-
-    columns = {layout.docs(p, layout.CORPUS): ratio(update_costs(data.updates, data.saturation, version))}
+def ladder_sides(data: JoinResults, p: dict[str, Any], version: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`update_costs`' ``extra`` and ``saved``, each per round (rows) and index size in documents (columns):
+    the two costs whose ratio is the break-even. The main corpus's forks give its size (load forks' closed loops,
+    update forks), the ladder's forks the others."""
+    columns = {layout.docs(p, layout.CORPUS): update_costs(data.updates, data.saturation, version)}
     for corpus in sorted(set(data.ladder.loc[data.ladder["version"] == version, "corpus"]),
                          key=lambda c: layout.parents(p, c)):
-        columns[layout.docs(p, corpus)] = ratio(update_costs(data.ladder_updates, data.ladder, version, corpus))
-    return pd.DataFrame(columns).sort_index(axis=1)
+        columns[layout.docs(p, corpus)] = update_costs(data.ladder_updates, data.ladder, version, corpus)
+    return tuple(pd.DataFrame({n: costs[side] for n, costs in columns.items()}).sort_index(axis=1)
+                 for side in ("extra", "saved"))
+
+
+def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:
+    """Per round (rows) and index size in documents (columns): :func:`ladder_sides`' extra over saved, the
+    break-even queries per update at that size; NaN where either difference was not positive."""
+    extra, saved = ladder_sides(data, p, version)
+    return (extra / saved).where((extra > 0) & (saved > 0))
+
+
+#: Why :func:`ladder_fit` gives no lines.
+NOT_POSITIVE = ("(in some round and size a side is missing, or block join's queries were not cheaper or its updates "
+                "not dearer)")
+BENDS = "(a side's line bends over the measured sizes)"
+
+
+def ladder_fit(extra: pd.DataFrame, saved: pd.DataFrame) -> growth.Fit | str:
+    """The break-even's two sides (:func:`ladder_sides`) fitted per round, each a line in the documents
+    (:func:`lrev.growth.fit_ratio`, its target the largest size), or why not. Both are walks with a fixed part:
+    block join's update rewrites one block and the terms it holds, the query-time join's saving walks every join key,
+    so their ratio bends from the fixed parts' towards the slopes', which no line in logarithms follows."""
+    if not ((extra > 0) & (saved > 0)).all().all():
+        return NOT_POSITIVE
+    fit = growth.fit_ratio(extra, saved, float(extra.columns.max()))
+    return BENDS if fit.describes is False else fit
 
