@@ -197,7 +197,7 @@ def keep_in_view(ax: plt.Axes, values, fold: float, spans: float) -> None:
 def minor_label(ax: plt.Axes, y: float) -> str:
     """A log axis' minor tick label, as few as still read: over two decades none (the decades' own labels read,
     more would collide in a small panel); over one, 2× and 5× the decade; under a decade 2×, 3× and 5×, or every
-    minor tick where no such tick nor a decade is in view (else the axis might show no number at all)."""
+    minor tick where fewer than two such ticks or decades are in view (one number alone does not give the scale)."""
     low, high = sorted(ax.get_ylim())
     if y <= 0 or low <= 0 or high / low > 100:
         return ""
@@ -206,7 +206,7 @@ def minor_label(ax: plt.Axes, y: float) -> str:
         return plain(y) if lead in (2, 5) else ""
     anchors = [k * 10.0 ** e for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
                for k in (1, 2, 3, 5)]
-    return plain(y) if lead in (2, 3, 5) or not any(low <= a <= high for a in anchors) else ""
+    return plain(y) if lead in (2, 3, 5) or sum(low <= a <= high for a in anchors) < 2 else ""
 
 
 def plain(y: float) -> str:

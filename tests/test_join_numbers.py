@@ -98,6 +98,17 @@ def test_block_join_pays_at_every_size_where_the_lines_meet_below_zero_documents
     assert cells[10]["docs"] == paper.fmt(1.7 / (0.1 * 0.2 / 600)) and cells[10]["extrapolated"]
 
 
+def test_a_crossover_that_may_lie_below_zero_documents_is_clipped_there():
+    # Fixed parts of 1.5, 2 and 2.6 ms by round: at k = 1 the lines meet at 0.5, 0 and -0.6 ms of (extra - k saved)
+    # at zero documents, whose mean is below zero and whose interval is not.
+    fixed = dict(zip(SCALE, (1.5, 2.0, 2.6)))
+    [row] = numbers.crossover_rows(ladder_results(SCALE, saved=lambda s, docs: fixed[s] + s * docs / 600), SETTINGS)
+    cells = {c["rate"]: c for c in row["crossover"]}
+    assert cells[1]["docs"] == "every size" and not cells[1]["extrapolated"]
+    low, high = cells[1]["ci"].strip("[]").split(", ")
+    assert low == "0" and float(high.replace(",", "")) > 0
+
+
 def test_a_bending_side_withholds_the_crossover():
     # The saving grows with the square of the documents, over three sizes: every round bends the same way.
     data = ladder_results(SCALE, ladder_parents=(100, 300), saved=lambda s, docs: s * (docs / 600) ** 2)

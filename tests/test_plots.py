@@ -62,6 +62,21 @@ def test_a_log_axis_over_four_decades_in_a_small_panel_labels_no_tick_over_anoth
     plt.close(fig)
 
 
+@pytest.mark.parametrize("span, expected", [((38, 95), {"40", "50", "60", "70", "80", "90"}),
+                                            ((15, 90), {"20", "30", "50"})])
+def test_a_log_axis_under_a_decade_shows_at_least_two_numbers(span, expected):
+    # join-2's growth figure: a ratio from 38 to 95 showed "50" alone, which gives no scale.
+    fig, axes = plots.panels(1, per_row=1, height=2.6)
+    axes[0].plot([1, 2], span)
+    plots.log_y(axes[0])
+    axes[0].set_ylim(*span)
+    fig.canvas.draw()
+    labels = {t.get_text() for t in axes[0].get_yticklabels(which="both")
+              if t.get_text() and span[0] <= t.get_position()[1] <= span[1]}
+    assert labels == expected and plots.overlapping(fig) == []
+    plt.close(fig)
+
+
 def test_overlapping_tick_labels_are_found():
     fig, ax = plt.subplots(figsize=(2, 1))
     ax.set_xticks([0, 0.01], ["a long label", "another long one"])

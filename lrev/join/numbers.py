@@ -185,15 +185,21 @@ def crossover(fit: growth.Fit, queries_per_update: float) -> stats.Estimate | st
     ``queries_per_update`` (k, a query rate over an update rate), or why there is none. Each round's lines
     (:func:`summary.ladder_fit`: extra = e1 n + e0, saved = s1 n + s0) meet k saved = extra at
     n = (e0 - k s0) / (k s1 - e1); the size is the ratio of those terms' means over rounds, with Fieller's interval
-    (:func:`lrev.growth.fieller`), as join-2's ratio of two lines is judged."""
+    (:func:`lrev.growth.fieller`), as join-2's ratio of two lines is judged. A root below zero documents means block
+    join pays at every size: the estimate and interval are clipped at zero, and an interval wholly below it gives
+    :data:`EVERY_SIZE`."""
     e1, e0, s1, s0 = np.array(fit.lines).T
     k = queries_per_update
     above, below = e0 - k * s0, k * s1 - e1
     if not below.mean() > 0:
         return NOT_OUTGROWN
-    if not above.mean() > 0:
+    # Fieller's interval takes a positive numerator; a negative one is the mirror image of its negation's.
+    sign = 1.0 if above.mean() > 0 else -1.0
+    root = growth.fieller(sign * above, below)
+    low, high = sorted((sign * root.low, sign * root.high))
+    if high < 0:
         return EVERY_SIZE
-    return growth.fieller(above, below)
+    return stats.Estimate(max(sign * root.value, 0.0), max(low, 0.0), high, root.n)
 
 
 def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -216,8 +222,9 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
                     cell["docs"] = "every size"
                 elif isinstance(n, stats.Estimate):
                     bounded = not (math.isnan(n.low) or math.isnan(n.high))
-                    cell.update(docs=fmt(n.value), ci=interval(n.low, n.high) if bounded else UNBOUNDED,
-                                extrapolated=not inside(n.value, costs.columns))
+                    cell.update(docs=fmt(n.value) if n.value > 0 else "every size",
+                                ci=interval(n.low, n.high) if bounded else UNBOUNDED,
+                                extrapolated=n.value > 0 and not inside(n.value, costs.columns))
                 crossings.append(cell)
         slope = stats.Estimate(math.nan, math.nan, math.nan, 0) if isinstance(fit, str) else fit.slope
         out.append({"version": version, "sizes": sizes, "rounds": len(growth.complete(costs)),
