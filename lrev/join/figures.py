@@ -185,7 +185,7 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
     fig, axes = plots.panels(len(versions), per_row=2, height=2.6, share=WIDTHS["join_ladder"])
     for ax, version in zip(axes, versions):
         extra, saved = summary.ladder_sides(data, parameters, version)
-        costs = summary.ladder_costs(data, parameters, version)
+        costs = summary.break_even(extra, saved)
         docs = costs.columns.to_numpy(dtype=float)
         palette = dict(zip(costs.index, sns.color_palette("tab10", len(costs))))
         for r, row in costs.iterrows():

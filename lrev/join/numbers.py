@@ -209,7 +209,7 @@ def crossover_rows(data: summary.JoinResults, p: dict[str, Any]) -> list[dict[st
     out = []
     for version in sorted(set(data.ladder["version"]), key=version_key):
         extra, saved = summary.ladder_sides(data, p, version)
-        costs = summary.ladder_costs(data, p, version)
+        costs = summary.break_even(extra, saved)
         sizes = [{"docs": f"{n:,}", "queries_per_update": fmt(e.value), "ci": interval(e.low, e.high)}
                  for n, e in ((n, summary.geometric(costs[n].dropna())) for n in costs.columns)]
         fit = summary.ladder_fit(extra, saved)

@@ -242,10 +242,9 @@ def ladder_sides(data: JoinResults, p: dict[str, Any], version: str) -> tuple[pd
                  for side in ("extra", "saved"))
 
 
-def ladder_costs(data: JoinResults, p: dict[str, Any], version: str) -> pd.DataFrame:
+def break_even(extra: pd.DataFrame, saved: pd.DataFrame) -> pd.DataFrame:
     """Per round (rows) and index size in documents (columns): :func:`ladder_sides`' extra over saved, the
     break-even queries per update at that size; NaN where either difference was not positive."""
-    extra, saved = ladder_sides(data, p, version)
     return (extra / saved).where((extra > 0) & (saved > 0))
 
 
