@@ -489,8 +489,12 @@ class _Judge:
             out.update(b=b, where_b=where_b, version_b=version_b)
             sides.append((b, where_b, version_b))
         else:
-            est, pairing = rounds.location(self.samples(quantity, a, where_a, version_a), quantity.column,
-                                           statistic or "mean", self.confidence, log=quantity.positive), "single"
+            rows, pairing = self.samples(quantity, a, where_a, version_a), "single"
+            if quantity.positive:
+                est, failed = rounds.location_of_measured_rounds(rows, quantity.column, statistic or "mean",
+                                                                 self.confidence)
+            else:
+                est = rounds.location(rows, quantity.column, statistic or "mean", self.confidence)
             est = stats.share(est) if quantity.share else est
         expect = part["expect"]
         gate = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,

@@ -100,3 +100,16 @@ def location(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean
     """Mean over forks of stat(fork), with a t interval over forks (geometric, on the log scale, with ``log``)."""
     return stats.location(list(by_round(rows, column).values()), statistic=statistic, confidence=confidence,
                           log=log)
+
+
+def location_of_measured_rounds(rows: pd.DataFrame, column: str, statistic: stats.Statistic = "mean",
+                                confidence: float = stats.CONFIDENCE) -> tuple[stats.Estimate, list[int]]:
+    """:func:`location` on the log scale over the rounds whose fork measured something, and the rounds that did
+    not. A size taken as a difference (bytes a contender adds over a baseline opened in the same fork) comes out
+    at or below zero where it is smaller than the measurement's noise: as in :func:`ratio_of_measured_rounds`,
+    that round is failed, left out and reported, rather than entering the log scale undefined."""
+    fn = stats.STATISTICS[statistic]
+    groups = by_round(rows, column)
+    failed = [r for r, x in groups.items() if not fn(x) > 0]
+    return stats.location([x for r, x in groups.items() if r not in failed], statistic=statistic,
+                          confidence=confidence, log=True), failed

@@ -155,19 +155,35 @@ def test_a_failed_round_is_named_beside_its_interval():
         {"verdicts": [row]})[0]["measured"]
 
 
-def test_a_positive_quantity_alone_is_averaged_geometrically(results):
+def _pk2_with_ram(results, per_round):
+    """pk-2 on 4.10.4 judged on results whose Memory cell has ``per_round(round)`` RAM bytes/doc in each round,
+    and that cell's rows."""
     registry = claims.load_registry(REGISTRY)
     registry = {**registry, "versions": ["4.10.4"], "claims": [c for c in registry["claims"] if c["id"] == "pk-2"]}
     footprint = results.footprint.copy()
     cell = dict(version="4.10.4", contender="Memory", corpus="seq", layout="multi")
-    first = select(footprint, **cell)["round"].min()
-    spread = (footprint[list(cell)] == pd.Series(cell)).all(axis=1) & (footprint["round"] == first)
-    footprint.loc[spread, "ram_bytes_per_doc"] *= 100  # one round far off: a plain t interval reaches below 0
+    at = (footprint[list(cell)] == pd.Series(cell)).all(axis=1)
+    footprint.loc[at, "ram_bytes_per_doc"] = [per_round(r) for r in footprint.loc[at, "round"]]
     part = claims.evaluate(registry, _with(results, "footprint", footprint))["verdicts"][0]["parts"][0]
-    rows = select(footprint, **cell)
+    return part, select(footprint, **cell)
+
+
+def test_a_positive_quantity_alone_is_averaged_geometrically(results):
+    first = int(results.footprint["round"].min())
+    # One round far off: a plain t interval reaches below 0.
+    part, rows = _pk2_with_ram(results, lambda r: 700.0 if r == first else 7.0 + r)
     geometric = rounds.location(rows, "ram_bytes_per_doc", log=True)
     assert rounds.location(rows, "ram_bytes_per_doc").low < 0 < part["low"]
     assert (part["value"], part["low"], part["high"]) == pytest.approx((geometric.value, geometric.low, geometric.high))
+
+
+def test_a_positive_quantity_alone_fails_a_round_that_measured_nothing_rather_than_stopping(results):
+    first = int(results.footprint["round"].min())
+    # A difference smaller than its noise came out below zero in one round.
+    part, rows = _pk2_with_ram(results, lambda r: -15.6 if r == first else 7.0 + r)
+    rest = rounds.location(rows[rows["round"] != first], "ram_bytes_per_doc", log=True)
+    assert part["failed_rounds"] == [first] and part["n"] == rows["round"].nunique() - 1
+    assert part["value"] == pytest.approx(rest.value)
 
 
 def test_two_forks_of_one_side_in_a_round_is_an_error(results):
