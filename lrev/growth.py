@@ -192,7 +192,7 @@ def fit_ratio(a: pd.DataFrame, b: pd.DataFrame, target: float, confidence: float
     if (a.to_numpy() <= 0).any() or (b.to_numpy() <= 0).any():
         raise GrowthError("a ratio-linear fit needs positive values on both sides")
     per_round = np.hstack([lines(a, "linear"), lines(b, "linear")])
-    at_a, at_b = _sides_at(per_round, target)
+    at_a, at_b = sides_at(per_round, target)
     elasticity = stats.Estimate(math.nan, math.nan, math.nan, len(at_a))
     if ((at_a > 0) & (at_b > 0)).all():
         # d ln(a / b) / d ln size of each round's two lines at the target.
@@ -210,12 +210,13 @@ def at(per_round: np.ndarray, size: float, model: str = "loglog",
     if the model does: a bend too slight for the ladder to show grows with the distance to ``size`` and is not in
     it."""
     if model in SIDED:
-        return fieller(*_sides_at(per_round, size), confidence)
+        return fieller(*sides_at(per_round, size), confidence)
     return _level(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], model, confidence)
 
 
-def _sides_at(per_round: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each round's side a and side b at ``size``, from a ratio-linear fit's lines."""
+def sides_at(per_round: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each round's side a and side b at ``size`` (or, for one round's lines, at each of an array of sizes), from a
+    ratio-linear fit's lines."""
     return per_round[:, 0] * size + per_round[:, 1], per_round[:, 2] * size + per_round[:, 3]
 
 

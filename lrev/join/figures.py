@@ -191,12 +191,12 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
         for r, row in costs.iterrows():
             ax.plot(docs, row.to_numpy(dtype=float), "o", color=palette[r], label=f"round {r}")
         fit = summary.ladder_fit(extra, saved)
-        for r, (e1, e0, s1, s0) in ([] if isinstance(fit, str) else zip(growth.complete(costs).index, fit.lines)):
+        for r, line in ([] if isinstance(fit, str) else zip(growth.complete(costs).index, fit.lines)):
             for x, style in ((np.geomspace(docs.min(), docs.max(), 50), "-"),
                              (np.geomspace(docs.min() / 10, docs.min(), 20), "--"),
                              (np.geomspace(docs.max(), docs.max() * 10, 20), "--")):
-                curve = (e1 * x + e0) / (s1 * x + s0)
-                ax.plot(x, np.where((e1 * x + e0 > 0) & (s1 * x + s0 > 0), curve, np.nan), color=palette[r],
+                extra_at, saved_at = growth.sides_at(np.array([line]), x)
+                ax.plot(x, np.where((extra_at > 0) & (saved_at > 0), extra_at / saved_at, np.nan), color=palette[r],
                         lw=0.8, ls=style)
         means = [summary.geometric(costs[n].dropna()) for n in costs.columns]
         value, low, high = np.array([(e.value, e.low, e.high) for e in means]).T
