@@ -17,7 +17,8 @@ dvupdate_wikipedia.py cuts them (at least ``chunk_chars`` characters, ending at 
 
 Writes into OUT (atomically, as one folder) the same files as dvupdate_wikipedia.py: docs.tsv,
 queries.tsv (from the synthetic documents' own document frequencies) and manifest.json, whose kind is
-``synthetic`` and which names the fitted corpus (its path and sha256s) and the fit's summary statistics.
+``synthetic`` and which names the fitted corpus (its path below the run's root, and sha256s) and the fit's summary
+statistics.
 
 Everything derives from ``seed`` and the fitted corpus: the same inputs give byte-identical files.
 
@@ -114,8 +115,9 @@ def fit(folder: Path) -> Fit:
             lengths.append(len(body_words))
             title_lengths.append(len(title_words))
             dates.append(modified.rstrip("Z"))
-    source = dict(path=str(folder), recipe=manifest["recipe"], docs=manifest["docs"],
-                  sha256=manifest["sha256"]["docs.tsv"], dump=manifest["source"])
+    # The path below the run's root (corpora/dvupdate/<corpus>): where the run lies is the building machine's.
+    source = dict(path="/".join(folder.resolve().parts[-3:]), recipe=manifest["recipe"],
+                  docs=manifest["docs"], sha256=manifest["sha256"]["docs.tsv"], dump=manifest["source"])
     return Fit(Distribution.of(words), np.array(lengths), Distribution.of(titles), np.array(title_lengths),
                np.array(dates, dtype="datetime64[s]").astype(np.int64), source)
 

@@ -305,6 +305,36 @@ def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: b
     return interval_verdict
 
 
+def _amount(x: float) -> str:
+    """A size or share as a reader takes it in: thousands separated, or three significant digits below 100."""
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
+def withheld_reason(part: dict) -> str:
+    """Why ``part``'s verdict (one of :data:`WITHHELD`) holds the decision back, in words, with the numbers that
+    did: the row's ``reason``, so that a reader of a withheld cell need not dig through its parts."""
+    verdict = part["verdict"]
+    if verdict == "untestable":
+        scale = part["scale"]
+        why = (f"{scale['quantity']} {_amount(scale['lowest'])} in this run, under the {_amount(scale['at_least'])} "
+               f"its mechanism needs: {scale['why']}")
+    elif verdict == "underpowered":
+        why = f"{part['n']} round{'s' if part['n'] != 1 else ''}, under the {MIN_ROUNDS} a verdict needs"
+    elif verdict == "fell-behind":
+        pace = part["pace"]
+        why = (f"{pace['slowest']} reached {pace['lowest']:.0%} of its asked rate, under the {pace['required']:.0%} "
+               "required")
+    elif verdict == "noise-limited":
+        aa = part["aa"]
+        missed = ("measured nothing" if aa["low"] is None else
+                  f"[{aa['low']:.3g}, {aa['high']:.3g}] is not within ×{aa['tolerance']:g}: two JVMs of one "
+                  "contender disagree by more than the claim may")
+        why = f"the A/A {aa['a']} ÷ {aa['b']} {missed}"
+    else:
+        why = "a series it reads never reached a steady state"
+    return f"{part['label']}: {why}"
+
+
 def answered(n: int, converged: bool) -> dict[str, str]:
     """A question's verdict: ``answer``, unless too few rounds or an unconverged series withhold it as they would a
     claim's. The answer itself is kept either way; it has no side to lean to."""
@@ -658,6 +688,9 @@ class _Judge:
                 missing = next((g["reason"] for g in grown if g["verdict"] is None), None)
                 at_seed = [p["extrapolated"]["verdict"] if "extrapolated" in p else p["verdict"] for p in parts]
                 row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing}
+        if row["verdict"] in WITHHELD:
+            # The first part that withheld it, as combine() takes the first withheld verdict.
+            row["reason"] = withheld_reason(next(p for p in parts if p["verdict"] == row["verdict"]))
         return row
 
 

@@ -5,9 +5,12 @@ intervals, and what differs in config, versions and environment.
 
 A and B are run folders (``runs/<scale>``, or any folder with ``results/<study>/claims.json``) or artifact archives
 (:mod:`lrev.artifact`, checksums verified first). The report is Markdown, printed and written to ``--out``
-(default ``runs/compare/<A>-vs-<B>.md``). Nothing is written when an input is not a run or fails its checksums.
-Runs of different scales or config digests are compared all the same (one Lucene version against another, say), but
-the report says so first and calls their differing verdicts differences, not flips.
+(default: beside the runs, ``compare/<A>-vs-<B>.md`` in the folder that holds A, e.g. ``runs/compare/`` for
+``runs/<scale>``). Nothing is written when an input is not a run or fails its checksums. Claims are named by id
+and statement. Runs of different scales or config digests are compared all the same (one Lucene version against
+another, say), but the report says so first and calls their differing verdicts differences, not flips. A and B
+are *the same run* when they are one folder, or when their result manifests record the same result tables (every
+table's sha256 equal: the same measurements, whether as a folder, a copy or its archive); the report says so first.
 """
 from __future__ import annotations
 
@@ -21,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from lrev import artifact, stability
-from lrev.config import REPO
 from lrev.io import atomic_path, read_json
 
 
@@ -89,6 +91,23 @@ def identity(run: Run) -> dict[str, str | None]:
     digest = (read_json(record)["config_digest"] if record.is_file()
               else read_json(numbers)["meta"].get("config_digest") if numbers.is_file() else None)
     return {"scale": ", ".join(scales) or None, "config digest": digest}
+
+
+def same_run(a: Run, b: Run) -> str | None:
+    """Why A and B are the same run, or None: one folder, or the same measurements, every (study, version) of both
+    with its result tables' sha256 recorded and equal (no two runs write a table of timings alike)."""
+    if a.root.resolve() == b.root.resolve():
+        return "one folder"
+    checksums = [{k: m.get("sha256") for k, m in run.manifests.items()} for run in (a, b)]
+    if checksums[0] and all(checksums[0].values()) and checksums[0] == checksums[1]:
+        return "the same measurements: every result table's sha256 equal"
+    return None
+
+
+def statements(a: Run, b: Run) -> dict[tuple[str, str], str]:
+    """Each claim's statement by (study, id), from A's registry where both have the claim, one line for a table."""
+    return {(study, c["id"]): " ".join(c["statement"].split()).replace("|", "\\|")
+            for run in (b, a) for study, claims in run.claims.items() for c in claims["claims"]}
 
 
 def mismatches(a: Run, b: Run) -> list[str]:
@@ -180,22 +199,31 @@ def fmt(x: Any) -> str:
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
+def verdicts_table(cells: list[tuple[str, str, str, str, str]], said: dict[tuple[str, str], str]) -> list[str]:
+    """Cells (study, claim, version, A's verdict, B's) as a Markdown table, each claim's statement beside its id."""
+    return ["| study | claim | statement | version | A | B |", "|---|---|---|---|---|---|",
+            *(f"| {study} | {claim} | {said[study, claim]} | {version} | {x} | {y} |"
+              for study, claim, version, x, y in cells)]
+
+
 def sameness(a: Run, b: Run) -> list[str]:
     """The report's opening: the same experiment or not, and what could not be checked."""
     differ, ia, ib = mismatches(a, b), identity(a), identity(b)
+    same = same_run(a, b)
+    lines = [f"**The same run** ({same})."] if same else []
     if differ:
-        lines = [f"**Not the same experiment**: {'; '.join(differ)}. The verdicts below differ with the config, "
-                 "not (only) with noise: none of their differences is a finding, and the agreement is no measure "
-                 "of stability."]
+        lines += [f"**Not the same experiment**: {'; '.join(differ)}. The verdicts below differ with the config, "
+                  "not (only) with noise: none of their differences is a finding, and the agreement is no measure "
+                  "of stability."]
     else:
         both = {k: ia[k] for k in ia if ia[k] is not None and ib[k] is not None}
-        lines = ["Same experiment: " + ", ".join(f"{k} {v}" for k, v in both.items()) + " in both."] if both else []
+        lines += ["Same experiment: " + ", ".join(f"{k} {v}" for k, v in both.items()) + " in both."] if both else []
     lines += [f"{side}'s {key} is not recorded, so it was not checked." for side, seen in (("A", ia), ("B", ib))
               for key, value in seen.items() if value is None]
     return lines
 
 
-def agreement_lines(rows: list[dict[str, Any]], differ: bool) -> list[str]:
+def agreement_lines(rows: list[dict[str, Any]], differ: bool, said: dict[tuple[str, str], str]) -> list[str]:
     if not rows:
         return ["## Agreement: the two runs share no cell", "",
                 "No study judged a claim on a version in both runs, so no verdict can be compared; the cells each "
@@ -210,22 +238,19 @@ def agreement_lines(rows: list[dict[str, Any]], differ: bool) -> list[str]:
     title = "holds ↔ fails differences, with the config" if differ else "holds ↔ fails flips"
     lines += ["", f"## {title} ({len(flips)})", ""]
     if flips:
-        lines += ["| study | claim | version | A | B |", "|---|---|---|---|---|"]
-        lines += [f"| {r['study']} | {r['claim']} | {r['version']} | {r['verdicts'][0]} | {r['verdicts'][1]} |"
-                  for r in flips]
+        lines += verdicts_table([(r["study"], r["claim"], r["version"], *r["verdicts"]) for r in flips], said)
     else:
         lines.append("None.")
     return lines
 
 
 def report(a: Run, b: Run) -> str:
-    flips, shifts, differ = flipped(a, b), moved(a, b), bool(mismatches(a, b))
+    flips, shifts, differ, said = flipped(a, b), moved(a, b), bool(mismatches(a, b)), statements(a, b)
     lines = [f"# Compare `{a.label}` (A) with `{b.label}` (B)", "", f"A: {a.source}  ", f"B: {b.source}", "",
-             *sameness(a, b), "", *agreement_lines(agreement(a, b), differ), "",
+             *sameness(a, b), "", *agreement_lines(agreement(a, b), differ, said), "",
              f"## {'Verdicts that differ, with the config' if differ else 'Verdicts that flipped'} ({len(flips)})", ""]
     if flips:
-        lines += ["| study | claim | version | A | B |", "|---|---|---|---|---|"]
-        lines += [f"| {r['study']} | {r['claim']} | {r['version']} | {r['a']} | {r['b']} |" for r in flips]
+        lines += verdicts_table([(r["study"], r["claim"], r["version"], r["a"], r["b"]) for r in flips], said)
     else:
         lines.append("None.")
     for side, x, y in (("A", a, b), ("B", b, a)):
@@ -251,11 +276,18 @@ def report(a: Run, b: Run) -> str:
     return "\n".join(lines) + "\n"
 
 
+def default_out(a: Run, b: Run) -> Path:
+    """``compare/<A>-vs-<B>.md`` in the folder that holds A (a run folder or an archive): beside the runs compared,
+    wherever they are, rather than in the clone the command runs from."""
+    return a.source.resolve().parent / "compare" / f"{a.label}-vs-{b.label}.md"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("a", type=Path)
     ap.add_argument("b", type=Path)
-    ap.add_argument("--out", type=Path, help="the Markdown file (default runs/compare/<A>-vs-<B>.md)")
+    ap.add_argument("--out", type=Path, help="the Markdown file (default compare/<A>-vs-<B>.md in the folder that "
+                                             "holds A: beside the runs, not in this clone)")
     args = ap.parse_args(argv)
     with ExitStack() as stack:
         try:
@@ -264,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"compare: {exc}", file=sys.stderr)
             return 2
         text = report(a, b)
-        out = args.out or REPO / "runs" / "compare" / f"{a.label}-vs-{b.label}.md"
+        out = args.out or default_out(a, b)
     with atomic_path(out, ".md") as tmp:
         tmp.write_text(text)
     print(text, end="")

@@ -281,28 +281,47 @@ def from_snakemake_args(argv: list[str]) -> Config:
     known, _ = ap.parse_known_args(snakemake_argv(argv))
     raw = shipped()
     for path in known.configfile:
+        if not Path(path).is_file():
+            raise ConfigError(f"config error at '--configfile': {path} is not a file")
         raw = merge(raw, yaml.safe_load(Path(path).read_text()))
     return load(parse_config(known.config), base=raw)
 
 
+def dry_run(argv: list[str]) -> bool:
+    """Whether Snakemake, given ``argv``, would only dry-run (``-n``, ``--dry-run``, ``-np``: its own parser says)."""
+    from snakemake import cli
+
+    return bool(cli.parse_args(snakemake_argv(argv))[1].dryrun)
+
+
+def paper_pdf(cfg: Config) -> Path:
+    """The paper PDF of the run ``cfg`` selects (the Snakefile's ``PAPER``)."""
+    return (cfg.root / "paper" / "lucene-revisited.pdf").resolve()
+
+
+def paper_line(cfg: Config, argv: list[str]) -> str:
+    """What ``./run paper`` and ``./run cluster`` print last: the paper's path, or, after a dry run, where it would
+    be."""
+    pdf = paper_pdf(cfg)
+    return f"paper: dry run, nothing was built; the paper would be {pdf}" if dry_run(argv) else f"paper: {pdf}"
+
+
 def main(argv: list[str]) -> int:
-    """``python -m lrev.config [snakemake options]``: validate and print the effective settings;
-    with ``--paper-pdf`` first, print only the path of the paper PDF those options build; with
-    ``--snakemake-argv`` first, print the options as Snakemake must get them (:func:`snakemake_argv`),
-    NUL-separated."""
-    if argv[:1] == ["--snakemake-argv"]:
-        sys.stdout.write("".join(f"{arg}\0" for arg in snakemake_argv(argv[1:])))
-        return 0
-    paper_only = argv[:1] == ["--paper-pdf"]
+    """``python -m lrev.config [snakemake options]``: validate and print the effective settings; with
+    ``--snakemake-argv`` first, validate, then print the options as Snakemake must get them (:func:`snakemake_argv`),
+    NUL-separated: the run script's first step for every command that takes them, so that a bad key stops before
+    Snakemake starts; with ``--paper-pdf`` first, print :func:`paper_line`. A config error exits 2."""
+    mode = argv[0] if argv[:1] in (["--snakemake-argv"], ["--paper-pdf"]) else None
+    options = argv[1:] if mode else argv
     try:
-        cfg = from_snakemake_args(argv[1:] if paper_only else argv)
+        cfg = from_snakemake_args(options)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    if paper_only:
-        pdf = (cfg.root / "paper" / "lucene-revisited.pdf").resolve()
-        dry = {"--dry-run", "--dryrun", "-n"} & set(argv)
-        print(f"paper: dry run, nothing was built; the paper would be {pdf}" if dry else f"paper: {pdf}")
+    if mode == "--snakemake-argv":
+        sys.stdout.write("".join(f"{arg}\0" for arg in snakemake_argv(options)))
+    elif mode == "--paper-pdf":
+        print(paper_line(cfg, options))
     else:
         print(yaml.safe_dump({"scale": cfg.scale, "root": str(cfg.root), "studies": cfg.studies}, sort_keys=False))
     return 0

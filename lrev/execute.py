@@ -5,15 +5,24 @@ with Ctrl-C, it asks the kernel to exit and waits out jupyter_client's grace per
 on finishing forks and moving their folders into place. Here a SIGINT or SIGTERM kills the kernel and everything it
 started first (SIGKILL, the kernel before its children, so it cannot start or keep another fork), then ends the run;
 nbclient's ``shutdown_kernel`` is "immediate" for any other way out.
+
+The executed notebook is archived (:mod:`lrev.artifact`), and papermill writes into it the parameters it injects and
+the path it writes to. Neither names the run's folder, which may be this machine's absolute path: the ``outdir``
+parameter reaches the kernel as ``$LREV_OUTDIR``, which the notebooks' ``outdir`` defaults to, and the notebook is
+written here, not by papermill.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 
+import nbformat
 import papermill
 import psutil
+
+from lrev.io import atomic_path
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -36,8 +45,13 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--parameters must be a JSON object, not {args.parameters!r}")
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _stop)
-    papermill.execute_notebook(args.notebook, args.out, parameters=parameters, progress_bar=False,
-                               shutdown_kernel="immediate")
+    outdir = parameters.pop("outdir", None)
+    if outdir is not None:
+        os.environ["LREV_OUTDIR"] = str(outdir)
+    executed = papermill.execute_notebook(args.notebook, None, parameters=parameters, progress_bar=False,
+                                          shutdown_kernel="immediate")
+    with atomic_path(args.out, ".ipynb") as part:
+        nbformat.write(executed, part)
 
 
 if __name__ == "__main__":

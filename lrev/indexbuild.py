@@ -46,7 +46,9 @@ def building(study: str, version: str, corpus_dir: Path, out: Path) -> Iterator[
         write_json(tmp / "manifest.json", {
             "study": study, "lucene_version": version, **build.fields,
             "engine": bridge.engine_info(), "jvm_flags": flags,
-            "corpus": {"path": str(corpus_dir), "sha256": corpus["sha256"], "docs": corpus["docs"],
+            # The path below the run's root (corpora/<study>/<corpus>): where the run lies is the building machine's.
+            "corpus": {"path": "/".join(corpus_dir.resolve().parts[-3:]), "sha256": corpus["sha256"],
+                       "docs": corpus["docs"],
                        **({"parameters": corpus["parameters"]} if "parameters" in corpus else {})},
             "host": provenance.host(), "git": provenance.git(), "started": started, "finished": provenance.now(),
         })

@@ -1,9 +1,10 @@
-"""A study notebook's code, apart from what running or viewing it writes (outputs, execution counts, metadata).
+"""A study notebook's code: its code cells' sources, apart from everything else a notebook holds.
 
-The pipeline takes a notebook's code digest as a parameter of its run rule, not the file as an input: JupyterLab's
-autosave rewrites outputs and metadata whenever someone explores a notebook, and that must neither rerun a
-measurement nor stamp the next paper as built from uncommitted changes (:mod:`lrev.provenance`). An edited cell
-changes the digest, and the run reruns.
+The pipeline takes a notebook's code digest as a parameter of its run rule, not the file as an input: exploring a
+notebook in JupyterLab rewrites more than code, and that must neither rerun a measurement nor stamp the next paper
+as built from uncommitted changes (:mod:`lrev.provenance`). Running cells writes outputs, execution counts and
+metadata (autosave saves them); Shift+Enter on the last cell appends an empty code cell; and markdown is prose,
+which no run executes. An edited line of code changes the digest, and the run reruns.
 """
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from pathlib import Path
 
 
 def code(text: str) -> str:
-    """The notebook JSON ``text`` reduced to its cells' kinds and sources, as canonical JSON."""
-    cells = json.loads(text)["cells"]
-    return json.dumps([[c["cell_type"], "".join(c["source"]) if isinstance(c["source"], list) else c["source"]]
-                       for c in cells], separators=(",", ":"))
+    """The notebook JSON ``text`` reduced to the sources of its code cells that hold more than whitespace, as
+    canonical JSON."""
+    sources = ("".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+               for c in json.loads(text)["cells"] if c["cell_type"] == "code")
+    return json.dumps([s for s in sources if s.strip()], separators=(",", ":"))
 
 
 def code_digest(path: str | Path) -> str:

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
+import psutil
 from scipy.optimize import nnls
 
 from lrev import config, pagecache, snakejobs
@@ -261,10 +262,14 @@ class Model:
                  "why": f.degenerate} for key, f in sorted(self.fits.items()) if f is not None and f.degenerate]
 
 
+#: The columns of :func:`estimate`'s table.
+ESTIMATE = ["rule", "wildcards", "study", "kind", "shape", "docs", "forks", "seconds", "memory", "disk"]
+
+
 def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs: pd.DataFrame
              ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
-    """Each job's docs, forks, runtime (s), memory and disk (bytes), NaN where the model has nothing to say; and the
-    degenerate fits it used."""
+    """Each job's docs, forks, runtime (s), memory and disk (bytes), NaN where the model has nothing to say (a table
+    with these columns and no row when there is no job); and the degenerate fits it used."""
     heap = size_bytes(cfg.heap)
     hooks = {study: hook(study) for study in cfg.studies}
     model = Model(obs)
@@ -293,7 +298,7 @@ def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs
                            disk=model.per_doc(study, kind, shape) * docs,
                            memory=heap if kind == "index" else np.nan)
         rows.append(row)
-    return pd.DataFrame(rows), model.degenerate()
+    return pd.DataFrame(rows, columns=ESTIMATE), model.degenerate()
 
 
 def fork_seconds(root: Path, study: str, settings: dict[str, Any], forks: Sequence[str]) -> float | None:
@@ -347,7 +352,8 @@ def subtotals(table: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
-    """The plan of the run ``argv`` (Snakemake options) selects: jobs, totals, the model and what it was fitted on."""
+    """The plan of the run ``argv`` (Snakemake options) selects: jobs (none when every output is up to date), totals,
+    the model and what it was fitted on, and this host against it (:func:`host`)."""
     cfg = config.from_snakemake_args(list(argv))
     outdir = Path(cfg.raw["outdir"])
     scales = list(fit_scales) or list(cfg.raw["scales"])
@@ -355,11 +361,7 @@ def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
     if obs[obs.kind != "corpus"].seconds.dropna().empty:
         raise PlanError(f"no runs to fit on: no fork timings, index manifests or benchmarks under {outdir}/"
                         f"{{{','.join(scales)}}}; run `./run paper --config scale=smoke` (or `./run paper`) first")
-    jobs = dry_run_jobs(argv)
-    if not jobs:
-        raise PlanError(f"nothing to plan: every output of this run under {outdir}/{cfg.scale} is up to date; add "
-                        f"--forceall to plan the whole run again")
-    table, degenerate = estimate(cfg, jobs, obs)
+    table, degenerate = estimate(cfg, dry_run_jobs(argv), obs)
     fitted = obs.groupby(["scale", "kind"]).size().rename("files").reset_index()
     return {
         "scale": cfg.scale, "studies": list(cfg.studies), "outdir": str(outdir),
@@ -373,7 +375,31 @@ def plan(argv: Sequence[str], fit_scales: Sequence[str] = ()) -> dict[str, Any]:
         "totals": {"jobs": len(table), "estimated_jobs": int(table.seconds.notna().sum()),
                    "hours": float(table.seconds.sum() / 3600), "peak_memory_gib": float(table.memory.max() / GIB),
                    "disk_gib": float(table.disk.sum() / GIB)},
+        "host": host(table, cfg.root, cfg.exclusive),
     }
+
+
+def host(table: pd.DataFrame, root: Path, exclusive: bool) -> dict[str, Any]:
+    """This host against the jobs of ``table`` (:func:`estimate`'s): its cores, RAM and the free disk under ``root``;
+    the hours the jobs take on its cores with every core busy (a lower bound: a measurement job of an ``exclusive``
+    scale runs alone, every other job on one core); and, in ``exceeds``, each of disk and memory that would not fit,
+    named: all the disk the jobs write against the free bytes, the largest job's memory against the RAM."""
+    cores, ram, free = psutil.cpu_count() or 1, psutil.virtual_memory().total, free_bytes(root)
+    seconds = table.seconds.fillna(0.0)
+    alone = table.kind.eq("run") & exclusive
+    exceeds = []
+    disk = float(table.disk.sum())
+    if disk > free:
+        exceeds.append(f"disk: the jobs write about {disk / GIB:.1f} GiB, and {root} has {free / GIB:.1f} GiB free")
+    if table.memory.notna().any():
+        peak = table.loc[table.memory.idxmax()]
+        if peak.memory > ram:
+            job = f"{peak.rule} ({peak.wildcards})" if peak.wildcards else peak.rule
+            exceeds.append(f"memory: {job} peaks at about {peak.memory / GIB:.1f} GiB, and this host has "
+                           f"{ram / GIB:.1f} GiB of RAM")
+    return {"cores": cores, "memory_gib": ram / GIB, "root": str(root), "free_disk_gib": free / GIB,
+            "hours_all_cores": float(seconds[alone].sum() + seconds[~alone].sum() / cores) / 3600,
+            "exclusive": exclusive, "exceeds": exceeds}
 
 
 def free_bytes(root: Path) -> int:
@@ -398,18 +424,22 @@ def shortfall(table: pd.DataFrame, free: float, root: Path) -> str | None:
             f"(a ladder's top rung, or the study's docs) or free space")
 
 
-def check_disk(argv: Sequence[str]) -> str | None:
-    """:func:`shortfall` of the run ``argv`` selects, before anything is built; None, too, when no run on disk
-    gives bytes per document yet (the first run of a clone)."""
-    cfg = config.from_snakemake_args(list(argv))
+def check_disk(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]]) -> str | None:
+    """:func:`shortfall` of ``jobs`` (a dry run's, of the run ``cfg`` selects), before anything is built; None, too,
+    when there is no job, or no run on disk gives bytes per document yet (the first run of a clone)."""
+    if not jobs:
+        return None
     obs = observations(Path(cfg.raw["outdir"]), cfg.raw, list(cfg.studies), list(cfg.raw["scales"]))
     if obs[obs.kind.isin(["corpus", "index"])].empty:
         return None
-    table, _ = estimate(cfg, dry_run_jobs(argv), obs)
+    table, _ = estimate(cfg, jobs, obs)
     return shortfall(table, free_bytes(cfg.root), cfg.root)
 
 
 def render(result: dict[str, Any]) -> str:
+    if not result["jobs"]:
+        return (f"plan: nothing to plan: every output of this run under {result['outdir']}/{result['scale']} is up "
+                f"to date; add --forceall to plan the whole run again")
     table = pd.DataFrame(result["jobs"])
     shown = pd.DataFrame({
         "rule": table.rule, "wildcards": table.wildcards, "docs": table.docs.map(_count),
@@ -434,7 +464,17 @@ def render(result: dict[str, Any]) -> str:
         "Per study:", per_study.to_string(index=False), "",
         f"Totals: {t['jobs']} jobs ({t['estimated_jobs']} estimated), {t['hours']:.1f} h of runtime one job at a "
         f"time, {t['peak_memory_gib']:.1f} GiB peak memory of a job, {t['disk_gib']:.1f} GiB of disk.",
+        "", _host(result["host"], t["hours"]),
     ])
+
+
+def _host(h: dict[str, Any], hours: float) -> str:
+    alone = "a measurement job runs alone, " if h["exclusive"] else ""
+    fits = ("Would not fit this host: " + "; ".join(h["exceeds"]) + "." if h["exceeds"]
+            else "Fits this host's disk and memory.")
+    return (f"This host: {h['cores']} cores, {h['memory_gib']:.1f} GiB of RAM, {h['free_disk_gib']:.1f} GiB free "
+            f"under {h['root']}. On its cores: {hours:.1f} h one job at a time, at least {h['hours_all_cores']:.1f} h "
+            f"with every core busy ({alone}every other job on one core). {fits}")
 
 
 def _error(e: dict[str, Any]) -> str:
@@ -460,19 +500,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--check-disk", action="store_true",
                     help="only stop (exit 2) when what the run builds would not fit on the disk, naming it")
     a, rest = ap.parse_known_args(argv)
-    if a.check_disk:
-        try:
-            short = check_disk(rest)
-        except (PlanError, config.ConfigError) as exc:
-            print(f"plan: {exc}", file=sys.stderr)
-            return 2
-        if short:
-            print(f"plan: {short}", file=sys.stderr)
-            return 2
-        return 0
     try:
+        if a.check_disk:
+            short = check_disk(config.from_snakemake_args(rest), dry_run_jobs(rest))
+            if short:
+                print(f"plan: {short}", file=sys.stderr)
+            return 2 if short else 0
         result = plan(rest, a.fit_scale)
-    except (PlanError, config.ConfigError) as exc:
+    except config.ConfigError as exc:
+        print(exc, file=sys.stderr)  # "config error at '<key>': ..."
+        return 2
+    except PlanError as exc:
         print(f"plan: {exc}", file=sys.stderr)
         return 2
     print(render(result))

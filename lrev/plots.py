@@ -123,12 +123,14 @@ def cut_off(fig: plt.Figure) -> bool:
 
 
 def overlapping(fig: plt.Figure) -> list[str]:
-    """Pairs of one axis' tick labels, level ones within its view, whose boxes overlap: unreadable where printed.
-    (A rotated label's box is wider than its text, so rotated labels are left out.)"""
+    """Pairs of texts drawn over each other, unreadable where printed: one axis' tick labels, level ones within its
+    view (a rotated label's box is wider than its text, so rotated labels are left out), and a title, the figure's or
+    a panel's, over a legend (a title placed by hand, as ``suptitle(..., y=1.02)``, escapes the layout's margins)."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     clashes = []
-    for ax in (a for a in fig.axes if a.get_visible()):
+    shown = [a for a in fig.axes if a.get_visible()]
+    for ax in shown:
         for axis, lim, coord in ((ax.xaxis, ax.get_xlim(), 0), (ax.yaxis, ax.get_ylim(), 1)):
             low, high = sorted(lim)
             boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in axis.get_ticklabels(which="both")
@@ -136,6 +138,12 @@ def overlapping(fig: plt.Figure) -> list[str]:
                      and low <= t.get_position()[coord] <= high]
             clashes += [f"{a} / {b}" for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1:]
                         if box.overlaps(other)]
+    # matplotlib keeps the title texts in private attributes only (get_suptitle and get_title return strings).
+    titles = [t for t in [fig._suptitle, *(t for ax in shown for t in (ax.title, ax._left_title, ax._right_title))]
+              if t is not None and t.get_visible() and t.get_text().strip()]
+    legends = [lg for lg in [*fig.legends, *(ax.get_legend() for ax in shown)] if lg is not None and lg.get_visible()]
+    clashes += [f"{t.get_text()} / legend" for t in titles for lg in legends
+                if t.get_window_extent(renderer).overlaps(lg.get_window_extent(renderer))]
     return clashes
 
 

@@ -54,8 +54,8 @@ def git() -> dict[str, Any]:
 
 
 def _same_notebook_code(path: str, committed: str) -> bool:
-    """Whether ``path`` is a notebook whose cells are the committed ones: JupyterLab's autosave rewrites outputs
-    and metadata only, which changes nothing a run computes (:mod:`lrev.notebook`)."""
+    """Whether ``path`` is a notebook whose code is the committed one (:mod:`lrev.notebook`): what exploring it in
+    JupyterLab saves besides (outputs, metadata, an empty last cell) and its markdown change nothing a run computes."""
     if not path.endswith(".ipynb") or not committed or not (REPO / path).is_file():
         return False
     try:

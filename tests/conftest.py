@@ -51,7 +51,8 @@ def print_width(name: str) -> float:
 
 def assert_legible(fig, name: str) -> None:
     """Figure ``name`` is drawn as wide as the paper prints it, with no text below lrev.plots.MIN_PT there, none
-    cut off at its edges, no tick label over another and no two legend entries in one colour; closes it."""
+    cut off at its edges, no tick label over another, no title over a legend and no two legend entries in one colour;
+    closes it. The notebooks' inline figures are held to it too (tests/test_notebook_figures.py)."""
     import matplotlib.pyplot as plt
 
     from lrev import plots

@@ -1,8 +1,8 @@
 """Every study notebook in JupyterLab, driven by a real headless Chromium through Playwright: opened, all cells
 run against the session's smoke results, no cell raised, at least one figure rendered; a screenshot of each in
 runs/test-browser/. Chromium is Debian's package (installed here with apt-get when missing, as root; no browser
-download). Each gallery page shows its first figure in the first screen. LREV_SKIP_BROWSER=1 skips this file, and
-says so."""
+download). Each gallery page, and the index, renders offline (no request fails, no console error), and a study's
+first page shows its first figure in the first screen. LREV_SKIP_BROWSER=1 skips this file, and says so."""
 from __future__ import annotations
 
 import os
@@ -95,12 +95,39 @@ def test_the_notebook_runs_in_jupyterlab_without_errors_and_draws_figures(lab, b
     assert figures >= 1, f"{study}: no figure rendered"
 
 
+def offline(browser, path):
+    """``path`` opened in a browser without a network; the page, and what failed: each request that is not for a
+    file or data (blocked), each request that failed, each console error and uncaught exception."""
+    context = browser.new_context(offline=True, viewport={"width": 1400, "height": 1000})
+    problems = []
+    context.route(lambda url: not url.startswith(("file:", "data:")),
+                  lambda route: (problems.append(f"blocked {route.request.url}"), route.abort()))
+    page = context.new_page()
+    page.on("requestfailed", lambda r: problems.append(f"failed {r.url}: {r.failure}"))
+    page.on("console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"error: {e}"))
+    page.goto(path.as_uri(), wait_until="load")
+    return page, problems
+
+
 @pytest.mark.parametrize("study", list(config.load({"scale": "smoke"}).studies))
-def test_a_gallery_page_shows_its_first_figure_in_the_first_screen(smoke_run, browser, study):
+def test_a_studys_gallery_pages_render_offline_and_show_the_first_figure_in_the_first_screen(smoke_run, browser,
+                                                                                              study):
     root, _, _ = smoke_run
-    name = next(p.stem for p in sorted((root / "gallery").glob(f"{study}*.html")))
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto((root / "gallery" / f"{name}.html").as_uri())
-    box = page.locator("img").first.bounding_box()
-    page.close()
-    assert box is not None and box["y"] < 1000 - 200, f"{name}: the first figure starts {box} px down"
+    pages = sorted((root / "gallery").glob(f"{study}*.html"))
+    assert pages, f"no gallery page of {study}"
+    for i, path in enumerate(pages):
+        page, problems = offline(browser, path)
+        box = page.locator("img").first.bounding_box() if i == 0 else None
+        page.context.close()
+        assert problems == [], f"{path.name} offline: {problems}"
+        if i == 0:
+            assert box is not None and box["y"] < 1000 - 200, f"{path.name}: the first figure starts {box} px down"
+
+
+def test_the_gallery_index_renders_offline(smoke_run, browser):
+    root, _, _ = smoke_run
+    page, problems = offline(browser, root / "gallery" / "index.html")
+    links = page.locator("a").count()
+    page.context.close()
+    assert problems == [] and links > 1

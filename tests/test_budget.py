@@ -71,12 +71,69 @@ def test_the_loop_adds_rounds_until_decided_then_builds_the_rest(tmp_path, monke
         _claims(cfg.root, "dvjump", ["holds", "inconclusive" if cfg.study("dvjump")["rounds"] < 4 else "fails"])
 
     monkeypatch.setattr(budget, "snakemake", fake_snakemake)
+    monkeypatch.setattr(budget.plan, "dry_run_jobs", lambda args: [("dvjump_run", {})])
     assert budget.main(argv) == 0
     base = config.from_snakemake_args(argv).study("dvjump")["rounds"]
     assert [c[0] for c in calls] == [*range(base, 5), 4]
     assert calls[0][1] == [str(tmp_path / "default" / "results" / "dvjump" / "claims.json")]
     assert calls[-1][1] == []  # the whole pipeline, the paper included
     assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {"dvjump": {"rounds": 4}}
+
+
+def _budgeted(tmp_path: Path, monkeypatch, verdicts: list[str], jobs: tuple = ()) -> tuple[list[str], list, list]:
+    """A dvjump run of 4 rounds, the budget's rounds file raising its rounds to 4 (the config's being fewer), claims
+    of ``verdicts``, and a dry run that lists ``jobs``; returns the argv, the dry runs' options and the rounds of
+    each Snakemake call."""
+    argv = ["--config", f"outdir={tmp_path}", "studies=[dvjump]",
+            "budgets={default: {dvjump: {max_rounds: 5, minutes: 1}}}"]
+    cfg = config.from_snakemake_args(argv)
+    assert cfg.study("dvjump")["rounds"] < 4
+    for r in range(4):
+        _fork(cfg.root, "dvjump", r, "a", 2.0)
+    _claims(cfg.root, "dvjump", verdicts)
+    budget.write_rounds(budget.rounds_file(cfg), {"dvjump": 4})
+    dry_runs, calls = [], []
+    monkeypatch.setattr(budget.plan, "dry_run_jobs", lambda args: dry_runs.append(args) or list(jobs))
+
+    def fake_snakemake(args, targets):  # runs the rounds it is given; five decide
+        rounds = config.from_snakemake_args(args).study("dvjump")["rounds"]
+        calls.append(rounds)
+        for r in range(rounds):
+            _fork(cfg.root, "dvjump", r, "a", 2.0)
+        _claims(cfg.root, "dvjump", ["holds", "fails" if rounds == 5 else "inconclusive"])
+
+    monkeypatch.setattr(budget, "snakemake", fake_snakemake)
+    return argv, dry_runs, calls
+
+
+def test_a_finished_run_has_nothing_to_do_at_the_rounds_the_budget_added(tmp_path, monkeypatch, capsys):
+    """The one dry run sees the rounds file the loop would run with (without it, the config's fewer rounds would
+    look like work, or hide it); no job and no round to add: nothing to do, said with the paper's path."""
+    argv, dry_runs, calls = _budgeted(tmp_path, monkeypatch, ["holds", "fails"])
+    assert budget.main(argv) == 0
+    (options,) = dry_runs
+    assert config.from_snakemake_args(options).study("dvjump")["rounds"] == 4
+    assert calls == []
+    pdf = (tmp_path / "default" / "paper" / "lucene-revisited.pdf").resolve()
+    assert capsys.readouterr().out == f"paper: nothing to do, every output is up to date: {pdf}\n"
+
+
+def test_a_run_with_no_job_left_but_a_round_to_add_runs_it(tmp_path, monkeypatch, capsys):
+    argv, _, calls = _budgeted(tmp_path, monkeypatch, ["holds", "inconclusive"])
+    assert budget.main(argv) == 0
+    assert calls == [4, 5, 5] and "nothing to do" not in capsys.readouterr().out  # claims, round 5, the rest
+    assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {"dvjump": {"rounds": 5}}
+
+
+def test_a_dry_run_shows_snakemakes_dry_run_once_and_adds_no_round(tmp_path, monkeypatch, capsys):
+    """A dry run measures nothing, so the loop could never see the round it adds (and would add it forever): it
+    shows Snakemake's dry run of the whole pipeline once and writes nothing."""
+    argv, _, calls = _budgeted(tmp_path, monkeypatch, ["holds", "inconclusive"], jobs=(("dvjump_run", {}),))
+    rounds = tmp_path / "default" / "budget" / "rounds.yaml"
+    before = rounds.read_text()
+    assert budget.main([*argv, "--dry-run"]) == 0
+    assert calls == [4] and rounds.read_text() == before
+    assert capsys.readouterr().out.startswith("paper: dry run, nothing was built")
 
 
 def test_the_targets_survive_config_values_on_the_command_line():

@@ -1,5 +1,6 @@
-"""`./run compare A B`: flipped verdicts, measurements that moved beyond their intervals, config and environment
-differences; refuses what is not a run."""
+"""`./run compare A B`: flipped verdicts (each claim's statement beside its id), measurements that moved beyond their
+intervals, config and environment differences, whether A and B are the same run; writes beside the runs, and refuses
+what is not a run."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import run_smoke
 from lrev import artifact, compare, stability
+from lrev.config import REPO
 from lrev.io import write_json
 
 
@@ -70,8 +72,10 @@ def test_two_smoke_runs_with_different_configs(smoke_run, tmp_path):
         # B's rounds and studies differ: the differing verdicts are not flips of one experiment.
         assert text.split("\n")[5].startswith("**Not the same experiment**: config digest: A ")
         assert f"## Verdicts that differ, with the config ({len(expected)})" in text
+        said = {c["id"]: c["statement"] for c in a.claims["join"]["claims"]}
         for claim, version, was, now in expected:
-            assert f"| join | {claim} | {version} | {was} | {now} |" in text
+            assert f"| join | {claim} | {' '.join(said[claim].split())} | {version} | {was} | {now} |" in text
+        assert "The same run" not in text
         assert "| `join.rounds` | 2 | 3 |" in text
 
 
@@ -82,6 +86,28 @@ def test_an_archive_compares_like_its_run_folder(smoke_run, tmp_path):
     with stack:
         assert compare.flipped(a, b) == [] and compare.moved(a, b) == []
         assert compare.config_differences(a, b) == []
+        assert compare.sameness(a, b)[0] == ("**The same run** (the same measurements: every result table's sha256 "
+                                             "equal).")
+
+
+def test_a_run_compared_with_itself_or_a_copy_is_the_same_run(smoke_run, tmp_path):
+    root, _, _ = smoke_run
+    out = tmp_path / "self.md"
+    assert compare.main([str(root), str(root), "--out", str(out)]) == 0
+    assert out.read_text().split("\n")[5] == "**The same run** (one folder)."
+    stack, a, b = open_both(root, results_copy(root, tmp_path / "copy"))
+    with stack:
+        assert compare.same_run(a, b) == "the same measurements: every result table's sha256 equal"
+    # Another run of the same experiment is not the same run: its tables hold other timings.
+    other = results_copy(root, tmp_path / "other")
+    path = next((other / "results").glob("*/*/manifest.json"))
+    manifest = json.loads(path.read_text())
+    table = next(iter(manifest["sha256"]))
+    manifest["sha256"][table] = "0" * 64
+    path.write_text(json.dumps(manifest))
+    stack, a, b = open_both(root, other)
+    with stack:
+        assert compare.same_run(a, b) is None and "The same run" not in compare.report(a, b)
 
 
 @pytest.mark.parametrize("kind", ["empty folder", "missing path", "not an archive"])
@@ -116,7 +142,8 @@ def hand_made(root, verdicts, scale="smoke", digest=None):
     manifest per version recording ``scale``, and, with ``digest``, a stability run's record of its config."""
     versions = sorted({v for _, v in verdicts})
     write_json(root / "results/alpha/claims.json", {"study": "alpha", "versions": versions, "verdicts": [
-        {"claim": c, "version": v, "verdict": x, "parts": []} for (c, v), x in verdicts.items()]})
+        {"claim": c, "version": v, "verdict": x, "parts": []} for (c, v), x in verdicts.items()], "claims": [
+        {"id": c, "statement": f"{c} is | true"} for c in dict.fromkeys(c for c, _ in verdicts)]})
     for version in versions:
         write_json(root / "results/alpha" / version / "manifest.json", {
             "scale": scale, "parameters": {"rounds": 2}, "lucene_version_reported": version,
@@ -149,8 +176,10 @@ def test_agreement_of_two_runs_per_study_and_their_holds_fails_flips(tmp_path):
     assert "## Agreement: 1 of 3 applicable cells (33%) have the same verdict" in text
     assert "| alpha | 1 | 3 | 33% |" in text
     flips = text.split("## holds ↔ fails flips (1)")[1].split("##")[0]
-    assert "| alpha | c2 | 9.12.3 | holds | fails |" in flips and "c4" not in flips
+    assert "| alpha | c2 | c2 is \\| true | 9.12.3 | holds | fails |" in flips and "c4" not in flips
     assert "## Verdicts that flipped (2)" in text
+    assert "| alpha | c4 | c4 is \\| true | 9.12.3 | inconclusive | underpowered |" in text
+    assert "The same run" not in text
 
 
 @pytest.mark.parametrize("what", ["scale", "config digest"])
@@ -187,3 +216,11 @@ def test_runs_that_share_no_cell_say_so(tmp_path):
     text = out.read_text()
     assert "## Agreement: the two runs share no cell" in text and "None" not in text.split("## Verdicts")[0]
     assert "Judged in A only: alpha c1 on 9.12.3." in text and "Judged in B only: alpha c1 on 10.6.0." in text
+
+
+def test_the_report_goes_beside_the_runs_not_into_this_clone(tmp_path):
+    a = hand_made(tmp_path / "runs" / "a", A_VERDICTS, digest="d1")
+    b = hand_made(tmp_path / "elsewhere" / "b", B_VERDICTS, digest="d1")
+    assert compare.main([str(a), str(b)]) == 0
+    assert (tmp_path / "runs" / "compare" / "runs-a-vs-elsewhere-b.md").is_file()
+    assert not (REPO / "runs" / "compare" / "runs-a-vs-elsewhere-b.md").exists()

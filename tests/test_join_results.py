@@ -1,6 +1,7 @@
 """The `join` correctness gate across forks and the measured time, on hand-made tables."""
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import pandas as pd
@@ -78,3 +79,16 @@ def test_cpu_per_request_reads_the_first_step_past_saturation():
     out = summary.with_cpu_per_request(saturation, steps)
     # The lowest failing rate (300 req/s): 0.8 of 2 cores over 250 completions/s.
     assert out["cpu_per_request_ms"].iloc[0] == pytest.approx(0.8 * 2 / 250 * 1e3)
+
+
+def test_a_saturation_rate_interval_stays_above_zero_however_spread_the_forks():
+    # Three forks as spread as the default run's term scan on 4.10.4: a plain t interval over them is [-89.4, 273].
+    rates = [20.0, 90.0, 166.0]
+    saturation = pd.DataFrame([{"version": "4.10.4", "contender": "scan", "system": "lucene", "round": r,
+                                "fork": f"scan-{r}", "stable": 1, "outcome": "reached", "saturation_rps": rate,
+                                **{m: 1.0 for m in summary.METRICS if m != "saturation_rps"}}
+                               for r, rate in enumerate(rates)])
+    row = summary.contender_table(SimpleNamespace(saturation=saturation)).iloc[0]
+    assert 0 < row["saturation_rps_low"] < row["saturation_rps"] < row["saturation_rps_high"]
+    # The geometric mean of the forks' rates, its interval the t interval of their logs.
+    assert row["saturation_rps"] == pytest.approx(math.prod(rates) ** (1 / 3))

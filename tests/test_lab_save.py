@@ -1,6 +1,7 @@
-"""Exploring a study notebook in JupyterLab, as `./run lab` serves them (notebooks/ itself), reruns nothing: a save
-through the lab's contents API, with outputs and metadata as running and autosaving write them, leaves the smoke
-run with nothing to do and the provenance as clean as it was; an edited cell does rerun that study."""
+"""Exploring a study notebook in JupyterLab, as `./run lab` serves them (notebooks/ itself), reruns nothing: running
+every cell in a real kernel and saving through the lab's contents API, with the outputs and metadata running writes,
+the empty code cell Shift+Enter appends at the end and a typo fixed in its markdown, leaves the smoke run with nothing
+more to do and the provenance as clean as it was; an edited line of code does rerun that study."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,9 @@ import sys
 import urllib.request
 from urllib.parse import urlencode
 
+import nbformat
 import pytest
+from nbclient import NotebookClient
 
 from conftest import jupyter_lab
 from lrev import config, provenance
@@ -43,39 +46,46 @@ def dry_run_rules(outdir) -> set[str]:
 
 
 def save(api, name: str, edit) -> None:
-    model = api("GET", name, content="1")
-    nb = model["content"]
-    edit(nb)
-    api("PUT", name, {"type": "notebook", "format": "json", "content": nb})
+    """Open notebook ``name`` in the lab, change it with ``edit`` (returning the changed notebook) and save it."""
+    nb = api("GET", name, content="1")["content"]
+    api("PUT", name, {"type": "notebook", "format": "json", "content": edit(nb)})
 
 
-def as_explored(nb: dict) -> None:
-    """What running every cell and autosaving writes: outputs, execution counts, metadata."""
-    for i, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
-        cell["execution_count"] = i + 1
-        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "explored\n"}]
-        cell["metadata"]["scrolled"] = True
-    nb["metadata"]["toc-autonumbering"] = True
+def explored(nb: dict) -> dict:
+    """``nb`` as JupyterLab holds it after someone explored it: every code cell run in the notebook's own kernel,
+    started in notebooks/ as the lab starts it (the explore path: ``measure = False``, on the results below
+    ``$LREV_OUTDIR``), then an empty code cell appended, as Shift+Enter on the last cell does, and a typo fixed in
+    the first markdown cell."""
+    ran = nbformat.from_dict(nb)
+    NotebookClient(ran, kernel_name=ran.metadata.kernelspec.name, timeout=900,
+                   resources={"metadata": {"path": str(REPO / "notebooks")}}).execute()
+    ran.cells.append(nbformat.v4.new_code_cell())
+    prose = next(c for c in ran.cells if c.cell_type == "markdown")
+    prose.source += " A typo fixed."
+    return ran
 
 
-def edited(nb: dict) -> None:
+def edited(nb: dict) -> dict:
     """A changed line of code."""
     cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
     cell["source"] += "\n# edited"
+    return nb
 
 
 @pytest.mark.parametrize("study", STUDIES)
-def test_saving_an_explored_notebook_reruns_nothing_and_an_edited_cell_reruns_its_study(repo_lab, smoke_run,
-                                                                                          study):
+def test_saving_an_explored_notebook_reruns_nothing_and_an_edited_line_of_code_reruns_its_study(
+        repo_lab, smoke_run, study, monkeypatch):
     root, _, _ = smoke_run
+    monkeypatch.setenv("LREV_OUTDIR", str(root.parent))  # the kernel's: the notebook explores the smoke run
     path = REPO / "notebooks" / f"{study}.ipynb"
     original = path.read_bytes()
-    assert f"{study}_run" not in dry_run_rules(root.parent)
+    pending = dry_run_rules(root.parent)
+    assert f"{study}_run" not in pending
     dirty = provenance.git()["dirty"]
     try:
-        save(repo_lab, path.name, as_explored)
+        save(repo_lab, path.name, explored)
         assert path.read_bytes() != original
-        assert f"{study}_run" not in dry_run_rules(root.parent)
+        assert dry_run_rules(root.parent) == pending
         assert provenance.git()["dirty"] == dirty
         save(repo_lab, path.name, edited)
         assert f"{study}_run" in dry_run_rules(root.parent)

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -45,13 +46,23 @@ def test_plan_without_runs_names_what_to_run(tmp_path):
     assert "./run paper --config scale=smoke" in done.stderr
 
 
-def test_a_run_with_nothing_left_to_do_is_an_error_that_names_forceall(tmp_path, monkeypatch):
+def test_a_run_with_nothing_left_to_do_plans_no_job_says_so_and_exits_0(tmp_path, monkeypatch, capsys):
     fork = tmp_path / "smoke" / "results" / "join" / "forks" / "round-0" / "10.6.0_block"
     fork.mkdir(parents=True)
     (fork / "timing.json").write_text('{"seconds": 30.0}')
     monkeypatch.setattr(plan, "dry_run_jobs", lambda argv: [])
-    with pytest.raises(plan.PlanError, match="nothing to plan.*--forceall"):
-        plan.plan(["--config", "scale=smoke", f"outdir={tmp_path}", "studies=[join]"])
+    assert plan.main(["--config", "scale=smoke", f"outdir={tmp_path}", "studies=[join]"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("plan: nothing to plan") and "--forceall" in out
+
+
+def test_no_job_left_is_no_disk_shortfall(tmp_path):
+    """What ``./run paper`` checks first: a finished run's dry run lists no job, and nothing has to fit."""
+    cfg = config.load({"scale": "smoke", "outdir": str(tmp_path), "studies": ["join"]})
+    obs = plan.observations(tmp_path, cfg.raw, ["join"], ["smoke"])
+    table, _ = plan.estimate(cfg, [], obs)
+    assert plan.shortfall(table, 0, cfg.root) is None
+    assert plan.check_disk(cfg, []) is None
 
 
 def test_a_dry_run_at_the_seed_scale_lists_its_jobs(tmp_path):
@@ -84,6 +95,7 @@ def test_the_plan_estimates_the_seed_scale_from_runs_on_disk(tmp_path):
     assert run["seconds"] == pytest.approx(sum(fitted(run["docs"]) + hook.configured(settings["seed"], f)
                                                for f in forks))
     assert {(r["scale"], r["kind"]) for r in result["fitted_on"]} == {("smoke", "run"), ("default", "run")}
+    assert result["host"]["root"] == str(tmp_path / "seed") and "This host:" in plan.render(result)
 
 
 def _index(root: Path, study: str, version: str, corpus: str, docs: int, seconds: int) -> None:
@@ -308,3 +320,36 @@ def test_the_free_space_of_a_root_not_yet_made_is_its_nearest_parents(tmp_path, 
     asked = []
     monkeypatch.setattr(plan.shutil, "disk_usage", lambda path: asked.append(path) or shutil._ntuple_diskusage(9, 2, 7))
     assert plan.free_bytes(tmp_path / "runs" / "paper") == 7 and asked == [tmp_path]
+
+
+def test_the_plan_names_what_would_not_fit_this_host(monkeypatch):
+    """All the disk the jobs write against the free bytes under the run root, the largest job's memory against the
+    RAM; the hours on the host's cores, a measurement job of an exclusive scale alone."""
+    gib = plan.GIB
+    table = pd.DataFrame([
+        {"rule": "pk_index", "wildcards": "version=4.10.4, corpus=seq", "kind": "index", "seconds": 3600.0,
+         "memory": 4 * gib, "disk": 60 * gib},
+        {"rule": "pk_run", "wildcards": "version=4.10.4", "kind": "run", "seconds": 7200.0, "memory": 30 * gib,
+         "disk": 20 * gib},
+        {"rule": "paper", "wildcards": "", "kind": None, "seconds": 3600.0, "memory": float("nan"),
+         "disk": float("nan")},
+    ], columns=plan.ESTIMATE)
+    monkeypatch.setattr(plan.psutil, "cpu_count", lambda: 2)
+    monkeypatch.setattr(plan.psutil, "virtual_memory", lambda: SimpleNamespace(total=23 * gib))
+    monkeypatch.setattr(plan, "free_bytes", lambda root: 76 * gib)
+    root = Path("runs/seed")
+    fit = plan.host(table, root, exclusive=True)
+    assert (fit["cores"], fit["memory_gib"], fit["free_disk_gib"]) == (2, 23.0, 76.0)
+    assert fit["hours_all_cores"] == pytest.approx(2 + (1 + 1) / 2)
+    assert plan.host(table, root, exclusive=False)["hours_all_cores"] == pytest.approx(4 / 2)
+    disk, memory = fit["exceeds"]
+    assert disk == "disk: the jobs write about 80.0 GiB, and runs/seed has 76.0 GiB free"
+    assert memory == "memory: pk_run (version=4.10.4) peaks at about 30.0 GiB, and this host has 23.0 GiB of RAM"
+    said = plan._host(fit, 4.0)
+    assert said.startswith("This host: 2 cores, 23.0 GiB of RAM, 76.0 GiB free under runs/seed.")
+    assert f"Would not fit this host: {disk}; {memory}." in said
+    one = plan.host(table.assign(wildcards=""), root, exclusive=True)["exceeds"][1]
+    assert one.startswith("memory: pk_run peaks at")  # a job of no wildcards is named by its rule alone
+    roomy = plan.host(table.iloc[[0, 2]], root, exclusive=True)
+    assert roomy["exceeds"] == [] and "Fits this host's disk and memory." in plan._host(roomy, 2.0)
+

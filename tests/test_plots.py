@@ -84,6 +84,30 @@ def test_overlapping_tick_labels_are_found():
     plt.close(fig)
 
 
+@pytest.mark.parametrize("suptitle", [{}, {"y": 1.02}])
+def test_a_figure_title_over_the_legend_above_is_found(suptitle):
+    # The pk notebook's inline figures: suptitle(name, y=1.02) covered the legend's first entries; left to the
+    # layout, a suptitle and an outside legend share one top margin, and cover each other too.
+    fig, axes = plots.panels(2, per_row=2)
+    for ax in axes:
+        for i in range(5):
+            ax.plot([1, 2], [i, i], label=f"contender {i}")
+    plots.legend_above(fig, plots.entries(axes))
+    assert plots.overlapping(fig) == []
+    fig.suptitle("pk_lookups", **suptitle)
+    assert plots.overlapping(fig) == ["pk_lookups / legend"]
+    plt.close(fig)
+
+
+def test_a_panel_title_under_its_own_legend_is_found():
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([1, 2], [1, 2], label="a series")
+    ax.set_title("a panel")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 0.98))  # lifted off the panel, onto its title
+    assert plots.overlapping(fig) == ["a panel / legend"]
+    plt.close(fig)
+
+
 @pytest.mark.parametrize("kind", ["lines", "points", "bars"])
 def test_legend_entries_in_one_colour_are_found(kind):
     frame = pd.DataFrame({"x": ["a", "b"] * 3, "y": [1.0, 2.0] * 3, "who": ["p", "p", "q", "q", "r", "r"]})

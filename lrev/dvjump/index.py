@@ -36,7 +36,9 @@ def main() -> None:
             built = engine.upgrade_index(str(index))
         else:
             built = engine.build_index(str(a.corpus / "docs.tsv"), str(index), INDEX_KINDS[a.kind])
-        build.record(kind=a.kind, source=str(a.source) if a.source else None,
+        # The source below the run's root (indexes/dvjump/<version>/<corpus>/<kind>): where the run lies is the
+        # building machine's.
+        build.record(kind=a.kind, source="/".join(a.source.resolve().parts[-5:]) if a.source else None,
                      built=built.to_dict(orient="records")[0], **tree_checksums(build.dir, ["index"]))
 
 

@@ -108,15 +108,17 @@ def measured_time(data: JoinResults) -> pd.DataFrame:
 
 
 def contender_table(data: JoinResults) -> pd.DataFrame:
-    """Per version and contender: each metric's mean over forks, with its interval, and how the saturation
-    searches ended."""
+    """Per version and contender: each metric's mean over forks, with its interval (the saturation rate's geometric
+    mean, with the t interval of its logs), and how the saturation searches ended."""
     rows = []
     for (version, contender), group in data.saturation.groupby(["version", "contender"], sort=True):
         row = {"version": version, "contender": contender, "system": group["system"].iloc[0],
                "kind": layout.KIND[layout.contender(contender)], "forks": len(group),
                "stable": int(group["stable"].all()), "outcomes": ", ".join(sorted(set(group["outcome"])))}
         for metric in METRICS:
-            est = rounds.location(group, metric)
+            # A rate is positive (a search that never saturated has none), yet a plain t interval over three widely
+            # spread forks reaches below zero; on the log scale, as for any positive quantity, it cannot.
+            est = rounds.location(group, metric, log=metric == "saturation_rps")
             row.update({metric: est.value, f"{metric}_low": est.low, f"{metric}_high": est.high})
         rows.append(row)
     return by_version(pd.DataFrame(rows))

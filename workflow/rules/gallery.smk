@@ -12,6 +12,8 @@ rule gallery:
     input:
         notebooks=[path for _, _, path in GALLERY_PAGES],
         claims=[ROOT / f"results/{s}/claims.json" for s in CFG.studies],
+        # The index links the paper: built first, so that the link resolves.
+        paper=PAPER,
         code=codeinputs.files("lrev/gallery.py"),
     output:
         index=ROOT / "gallery/index.html",
