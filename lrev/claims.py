@@ -10,12 +10,12 @@ verdict. In this order, the first that applies:
 - ``underpowered``: fewer than ``MIN_ROUNDS`` rounds: a t interval over two
   rounds has one degree of freedom and bounds nothing worth a verdict;
 - ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it;
-- ``noise-limited``: a ratio whose A/A beside it (the study's A/A contender
-  against its baseline, same quantity, condition, version and rounds) misses
-  the registry's ``aa_tolerance``: the apparatus is not steady enough here;
+- ``biased``: a ratio whose A/A beside it (the study's A/A contender against the contender it repeats, same
+  quantity, condition, version and rounds) shows a bias: its interval excludes 1 and its estimate lies beyond the
+  registry's ``aa_tolerance`` either way, so two JVMs of one contender differ by more than the claim may;
 - ``unconverged``: a series the part reads never reached a steady state;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
-  ``approx`` claims: lies inside the band) by the A/A noise band;
+  ``approx`` claims: lies inside the band);
 - ``fails``: the whole interval clears it on the other side (outside the band);
 - ``inconclusive``: the interval straddles the threshold, or is undefined.
 
@@ -25,11 +25,10 @@ is measured rather than judged; too few rounds or an unconverged series withhold
 it as they would a claim's verdict). The withheld verdicts of claims still say which way
 the interval leans (``leaning``: the verdict it alone would give); a question has no side to lean to.
 
-The noise band f >= 1 is the farther bound of the passing A/A interval
-(:func:`lrev.stats.noise_floor`; squared for a ratio of ratios): a verdict must
-clear its threshold by more than the largest bias two JVMs of one contender
-showed. A ratio without an A/A beside it (a version or quantity the study runs
-none on) is judged on its bare threshold and says so (``aa: null``).
+The A/A tests for bias only. It never widens a threshold: the claim's own interval is built from one value per
+round, each from JVMs of their own, so it already carries the JVM-to-JVM spread the A/A shows (noise counted once).
+A wide A/A interval centred on 1 is no bias; the claim's interval is then wide too, and says so. A ratio without an
+A/A beside it (a version or quantity the study runs none on) is judged alike and says so (``aa: null``).
 
 A multi-part claim holds only if every part holds and fails if any part fails;
 otherwise it takes the first withheld verdict among its parts (in the order above), else
@@ -59,10 +58,10 @@ from lrev import growth, io, rounds, stats, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
-VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "noise-limited",
+VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "biased",
             "unconverged", "n/a")
 #: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
-WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
+WITHHELD = ("untestable", "underpowered", "fell-behind", "biased", "unconverged")
 #: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
 #: range of two JVMs times four.
 MIN_ROUNDS = 3
@@ -153,7 +152,7 @@ REGISTRY_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "study": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
-        # The A/A gate: a ratio is judged only beside an A/A interval inside [1/t, t].
+        # The A/A's bias tolerance: a ratio is withheld when its A/A excludes 1 and lies beyond [1/t, t].
         "aa_tolerance": {"type": "number", "exclusiveMinimum": 1},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "aliases": {"type": "object"},
@@ -258,22 +257,20 @@ def load_registry(path: str | Path) -> dict:
     return registry
 
 
-def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[float] | None = None,
-          noise: float = 1.0) -> str:
-    """Verdict of one measured estimate against its expectation, each side cleared by the noise band
-    ``noise`` (see module docstring): an apparatus bias of up to that factor either way cannot decide it."""
+def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[float] | None = None) -> str:
+    """Verdict of one measured estimate against its expectation (see module docstring)."""
     low, high = est.low, est.high
     if math.isnan(low) or math.isnan(high) or math.isnan(threshold):
         return "inconclusive"
     if direction == "approx":
         lo, hi = band
-        if lo * noise <= low and high <= hi / noise:
+        if lo <= low and high <= hi:
             return "holds"
-        return "fails" if high < lo / noise or low > hi * noise else "inconclusive"
+        return "fails" if high < lo or low > hi else "inconclusive"
     if direction == "greater":
-        return "holds" if low > threshold * noise else "fails" if high <= threshold / noise else "inconclusive"
+        return "holds" if low > threshold else "fails" if high <= threshold else "inconclusive"
     if direction == "less":
-        return "holds" if high < threshold / noise else "fails" if low >= threshold * noise else "inconclusive"
+        return "holds" if high < threshold else "fails" if low >= threshold else "inconclusive"
     raise ValueError(f"unknown direction {direction!r}")
 
 
@@ -287,10 +284,10 @@ def combine(verdicts: Sequence[str]) -> str:
     return next((v for v in WITHHELD if v in verdicts), "inconclusive")
 
 
-def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool, paced: bool = True,
+def withhold(interval_verdict: str, n: int, biased: bool, converged: bool, paced: bool = True,
              scaled: bool = True) -> str:
     """The part's verdict: the interval's, unless a run below the size its mechanism needs, too few rounds, a
-    side that fell behind its asked rate, a failed A/A gate or an unconverged series withholds it (in that
+    side that fell behind its asked rate, an A/A that shows a bias or an unconverged series withholds it (in that
     order)."""
     if not scaled:
         return "untestable"
@@ -298,8 +295,8 @@ def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: b
         return "underpowered"
     if not paced:
         return "fell-behind"
-    if aa_passes is False:
-        return "noise-limited"
+    if biased:
+        return "biased"
     if not converged:
         return "unconverged"
     return interval_verdict
@@ -324,12 +321,10 @@ def withheld_reason(part: dict) -> str:
         pace = part["pace"]
         why = (f"{pace['slowest']} reached {pace['lowest']:.0%} of its asked rate, under the {pace['required']:.0%} "
                "required")
-    elif verdict == "noise-limited":
+    elif verdict == "biased":
         aa = part["aa"]
-        missed = ("measured nothing" if aa["low"] is None else
-                  f"[{aa['low']:.3g}, {aa['high']:.3g}] is not within ×{aa['tolerance']:g}: two JVMs of one "
-                  "contender disagree by more than the claim may")
-        why = f"the A/A {aa['a']} ÷ {aa['b']} {missed}"
+        why = (f"the A/A {aa['a']} ÷ {aa['b']} is {aa['value']:.3g} [{aa['low']:.3g}, {aa['high']:.3g}]: two JVMs "
+               f"of one contender differ beyond ×{aa['tolerance']:g}, and beyond chance")
     else:
         why = "a series it reads never reached a steady state"
     return f"{part['label']}: {why}"
@@ -338,14 +333,20 @@ def withheld_reason(part: dict) -> str:
 def answered(n: int, converged: bool) -> dict[str, str]:
     """A question's verdict: ``answer``, unless too few rounds or an unconverged series withhold it as they would a
     claim's. The answer itself is kept either way; it has no side to lean to."""
-    return {"verdict": withhold("answer", n, None, converged)}
+    return {"verdict": withhold("answer", n, False, converged)}
 
 
-def _noisiness(aa: stats.Estimate) -> float:
-    """An A/A's noise floor; one without an interval (every round failed) counts as the noisiest, whatever order the
-    A/As come in, and its gate fails."""
-    floor = stats.noise_floor(aa.low, aa.high)
-    return math.inf if math.isnan(floor) else floor
+def biased(aa: stats.Estimate, tolerance: float) -> bool:
+    """Whether an A/A ratio shows a bias: its interval excludes 1 and its estimate lies beyond ×``tolerance``
+    either way. An A/A without an interval (fewer than two measured rounds) shows none: it tests nothing."""
+    if math.isnan(aa.low) or math.isnan(aa.high):
+        return False
+    return (aa.low > 1 or aa.high < 1) and abs(math.log(aa.value)) > math.log(tolerance)
+
+
+def _offset(aa: stats.Estimate) -> float:
+    """How far an A/A's estimate lies from 1, either way; one that measured nothing lies nowhere."""
+    return 0.0 if math.isnan(aa.value) else abs(math.log(aa.value))
 
 
 class _Judge:
@@ -476,13 +477,14 @@ class _Judge:
     def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None,
            contenders: list[str]) -> tuple[stats.Estimate, str, str] | None:
         """The A/A ratio beside a part (A/A contender ÷ the contender it repeats, same quantity, condition,
-        version and statistic) with its two names: of the A/As its contenders map to, the noisiest, so that a
-        ratio is gated by the noise of each of its sides. None where the study ran none of them."""
+        version and statistic) with its two names: of the A/As its contenders map to, a biased one first, else the
+        one farthest from 1, so that a bias on either side of a ratio withholds it. None where the study ran none of
+        them."""
         found = []
         for aa, base in self.aa_pairs(contenders):
             if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
                 found.append((self.ratio(quantity, aa, where, base, where, statistic, version, version)[0], aa, base))
-        return max(found, key=lambda f: _noisiness(f[0])) if found else None
+        return max(found, key=lambda f: (biased(f[0], self.aa_tolerance), _offset(f[0]))) if found else None
 
     def part(self, part: dict) -> dict:
         if "answer" in part:
@@ -527,37 +529,34 @@ class _Judge:
                 est = rounds.location(rows, quantity.column, statistic or "mean", self.confidence)
             est = stats.share(est) if quantity.share else est
         expect = part["expect"]
-        gate = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
-                                                         [s[0] for s in sides])
-        aa, aa_names = (None, None) if gate is None else (gate[0], gate[1:])
+        check = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
+                                                          [s[0] for s in sides])
+        aa, aa_names = (None, None) if check is None else (check[0], check[1:])
         tolerance = self.aa_tolerance
-        passes = None if aa is None else bool(1 / tolerance <= aa.low and aa.high <= tolerance)
-        noise = 1.0
+        bias = aa is not None and biased(aa, tolerance)
         timed = list(sides)
-        if passes:
-            # A ratio of ratios, or of savings, carries the bias of two ratios.
-            noise = stats.noise_floor(aa.low, aa.high) ** (2 if {"c", "versus_sum"} & set(part) else 1)
+        if aa is not None:
             sides.append((aa_names[0], where_a, version_b))
-        leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
+        leaning = judge(est, expect["direction"], expect["value"], expect.get("band"))
         converged = self.converged(quantity, *sides)
         pace = self.pace(part, timed) if "pace" in part else None
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
-        verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"],
+        verdict = withhold(leaning, est.n, bias, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
         if "grows" in part:
-            out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, noise, passes)
+            out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, bias)
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
                 "aa": None if aa is None else {**aa.to_dict(), "a": aa_names[0], "b": aa_names[1],
-                                               "tolerance": tolerance, "passes": passes,
+                                               "tolerance": tolerance, "biased": bias,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
-                "noise_band": noise, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
+                "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
 
     def extrapolate(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], statistic: str | None,
-                    noise: float, passes: bool | None) -> dict:
+                    bias: bool) -> dict:
         """The part at the seed's size (its ``grows``), judged as the measured part is, from the per-round lines
         through its ladder: no verdict, and why, from one size or from a ladder that bends away from a line."""
         grows = part["grows"]
@@ -623,8 +622,8 @@ class _Judge:
             return {**out, "reason": "a side's line falls to zero or below before the seed's size, where the model "
                                      "no longer holds"}
         expect = part["expect"]
-        leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
-        verdict = withhold(leaning, fit.prediction.n, passes, converged, paced)
+        leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"))
+        verdict = withhold(leaning, fit.prediction.n, bias, converged, paced)
         unchecked = None
         if math.isnan(fit.prediction.high) and fit.prediction.n >= 2:
             unchecked = "side b at the seed's size cannot be told from zero, so the ratio's interval there is unbounded"

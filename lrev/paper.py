@@ -34,7 +34,7 @@ SOURCE = REPO / "paper" / "lucene-revisited.typ"
 DECIDED = ("holds", "fails", "answer")
 #: A cell's mark in the verdict matrix, beside its colour, so that it reads in grey print too (n/a: left blank).
 MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "untestable": "s", "underpowered": "n",
-         "fell-behind": "b", "noise-limited": "≈", "unconverged": "u", "n/a": ""}
+         "fell-behind": "b", "biased": "≠", "unconverged": "u", "n/a": ""}
 #: Which way a withheld verdict's interval leans; leaning "inconclusive" leans neither way and has no mark.
 LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
 
@@ -63,20 +63,39 @@ def estimate(e: dict[str, Any], digits: int = 3) -> str:
     return f"{fmt(e.get('value'), digits)} {interval(e.get('low'), e.get('high'), digits, e.get('n'))}"
 
 
-def aa_gate(part: dict[str, Any]) -> str:
-    """What the A/A gate beside a ratio part said: the A/A interval, whether it passed, and the noise band the
-    part's interval had to clear; empty for a part that is no ratio of two forks."""
+def aa_check(part: dict[str, Any]) -> str:
+    """What the A/A beside a ratio part said: its interval, and whether it shows a bias; empty for a part that is no
+    ratio of two forks."""
     if part.get("pairing") != "paired by round":
         return ""
     aa = part.get("aa")
     if aa is None:
-        # The study runs no A/A here, so the bare threshold judged it.
+        # The study runs no A/A here: nothing tested the apparatus for a bias.
         return "no A/A"
-    within = f"within ±{(aa['tolerance'] - 1) * 100:.0f}%"
     named = f"A/A {aa['a']} ÷ {aa['b']} {estimate(aa)}"
-    if not aa["passes"]:
-        return f"{named} ✗ not {within}"
-    return f"{named} ✓ {within}, noise band ×{fmt(part.get('noise_band'))}"
+    beyond = f"beyond ×{fmt(aa['tolerance'])}"
+    return f"{named} ≠ biased {beyond}" if aa["biased"] else f"{named}: no bias {beyond}"
+
+
+def aa_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every A/A the study's claims were checked against, once each (its two contenders, quantity, condition,
+    version and statistic), with its estimate, whether it shows a bias, and the claims it withheld as ``biased`` on
+    that version."""
+    rows: dict[tuple, dict[str, Any]] = {}
+    for verdict in claims["verdicts"]:
+        for part in verdict["parts"]:
+            aa = part.get("aa")
+            if not aa:
+                continue
+            where = ", ".join(f"{k}={v}" for k, v in sorted(part["where_a"].items()))
+            key = (part.get("version_b") or verdict["version"], aa["a"], aa["b"], part["quantity"], where,
+                   part["statistic"])
+            row = rows.setdefault(key, {"version": key[0], "aa": f"{aa['a']} ÷ {aa['b']}", "quantity": key[3],
+                                        "where": where, "estimate": estimate(aa), "biased": aa["biased"],
+                                        "withheld": []})
+            if part["verdict"] == "biased" and verdict["claim"] not in row["withheld"]:
+                row["withheld"].append(verdict["claim"])
+    return sorted(rows.values(), key=lambda r: (version_key(r["version"]), r["aa"], r["quantity"], r["where"]))
 
 
 def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
@@ -92,9 +111,9 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                             f"over {answer['runner_up']}")
             else:
                 measured = f"{part['label']}: {estimate(part)}"
-                gate = aa_gate(part)
-                if gate:
-                    measured += f"; {gate}"
+                check = aa_check(part)
+                if check:
+                    measured += f"; {check}"
             pace = part.get("pace")
             if pace and not pace["kept"]:
                 # The cost was measured at a rate the method did not reach: not evidence about the rate asked for.
@@ -283,19 +302,20 @@ def run_time(benchmarks: Path) -> dict[str, Any] | None:
 
 
 def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
-    """How a study's verdicts were drawn, from its claims file: the interval's confidence and rounds, the A/A gate's
-    outcomes and the per-JVM spread they imply, the ratios judged without an A/A beside them (a quantity or
+    """How a study's verdicts were drawn, from its claims file: the interval's confidence and rounds, the A/As'
+    bias checks and the per-JVM spread they imply, the ratios judged without an A/A beside them (a quantity or
     release the study runs no A/A on), and how many judged parts rest on converged series."""
     parts = [p for v in claims["verdicts"] for p in v["parts"] if "answer" not in p]
-    gated = [p["aa"] for p in parts if p.get("aa")]
-    spreads = [a["jvm_sd"] for a in gated if a.get("jvm_sd") is not None]
+    checked = aa_rows(claims)
+    spreads = [p["aa"]["jvm_sd"] for p in parts if p.get("aa") and p["aa"].get("jvm_sd") is not None]
     ratios = [p for p in parts if p.get("pairing") != "single"]
     no_aa = [p for p in ratios if not p.get("aa")]
     rounds = sorted({p["n"] for p in parts if p.get("n")})
     return {"confidence": f"{claims['confidence'] * 100:.1f}%", "looks": claims["looks"],
-            "min_rounds": claims["min_rounds"], "aa_tolerance": f"±{(claims['aa_tolerance'] - 1) * 100:.0f}%",
+            "min_rounds": claims["min_rounds"], "aa_tolerance": f"×{fmt(claims['aa_tolerance'])}",
             "rounds": f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}-{rounds[-1]}" if rounds else "n/a",
-            "aa_gated": len(gated), "aa_passed": sum(a["passes"] for a in gated),
+            "aa_checked": len(checked), "aa_biased": sum(r["biased"] for r in checked),
+            "aa_withheld": sum(v["verdict"] == "biased" for v in claims["verdicts"]),
             "aa_jvm_sd": f"{float(np.median(spreads)) * 100:.1f}%" if spreads else "n/a",
             "ratios": len(ratios), "no_aa": len(no_aa), "no_aa_quantities": sorted({p["quantity"] for p in no_aa}),
             "parts": len(parts),
@@ -326,6 +346,7 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
         "matrix": grid,
         "verdict_counts": grid["counts"]["by_verdict"],
         "method": method_numbers(claims),
+        "aa_rows": aa_rows(claims),
     }
 
 
