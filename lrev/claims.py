@@ -2,8 +2,8 @@
 
 The registry (claims/<study>.yaml) states each claim once, with the value the
 seed reported; this module measures the same quantity on every Lucene version
-and turns the 95% interval (:mod:`lrev.stats`: Student-t over rounds) into a
-verdict. In this order, the first that applies:
+and turns the 95% interval (:mod:`lrev.stats`: Student-t over rounds, its variance
+moderated as below) into a verdict. In this order, the first that applies:
 
 - ``untestable`` (at this scale): the run's size is below what the part's mechanism needs (its ``needs``: a
   quantity of the study that measures the size, and the least value at which the claim can hold or fail);
@@ -29,6 +29,14 @@ The A/A tests for bias only. It never widens a threshold: the claim's own interv
 round, each from JVMs of their own, so it already carries the JVM-to-JVM spread the A/A shows (noise counted once).
 A wide A/A interval centred on 1 is no bias; the claim's interval is then wide too, and says so. A ratio without an
 A/A beside it (a version or quantity the study runs none on) is judged alike and says so (``aa: null``).
+
+Few rounds, many cells: each log-scale interval (a ratio paired by round, or a positive quantity alone) borrows
+the variance of the cells of its group, one kind of one quantity of the study (:func:`group`). The study's claims
+are judged twice: once to collect each cell's variance of its per-round log values, then with the prior those
+give (Smyth 2004, :func:`lrev.stats.fit_prior`): a cell's variance becomes (d0·s0² + d·s²)/(d0 + d), on d0 + d
+degrees of freedom. A hypervariable cell keeps its own (:func:`lrev.stats.hypervariable`). A group uses its prior
+only where a simulation at its own spreads, taken as true, keeps the coverage near the nominal level overall and
+in its noisiest tenth (:func:`group_prior`); the claims file's ``priors`` records each group's fit and check.
 
 A multi-part claim holds only if every part holds and fails if any part fails;
 otherwise it takes the first withheld verdict among its parts (in the order above), else
@@ -349,13 +357,71 @@ def _offset(aa: stats.Estimate) -> float:
     return 0.0 if math.isnan(aa.value) else abs(math.log(aa.value))
 
 
+def kind(pairing: str, quantity: Quantity) -> str | None:
+    """What a part's interval is over: ``ratio`` for a ratio paired by round (the spread of two JVMs' log ratio),
+    ``level`` for a positive quantity judged alone (one JVM's log value); None for an interval on the quantity's own
+    scale, which has units of its own and borrows nothing."""
+    if pairing == "paired by round":
+        return "ratio"
+    return "level" if quantity.positive and not quantity.share else None
+
+
+def group(pairing: str, name: str, quantity: Quantity) -> str | None:
+    """The cells that share a variance prior: one kind (:func:`kind`) of one quantity of the study, whose spreads
+    come from one mechanism; None for a part that borrows nothing."""
+    k = kind(pairing, quantity)
+    return None if k is None else f"{name} {k}"
+
+
+#: How far below the nominal confidence a group's simulated coverage may fall, overall and in its noisiest tenth,
+#: for its moderation to be used (:func:`group_prior`).
+COVERAGE_SLACK = {"overall": 0.01, "noisiest": 0.05}
+#: Replicates of that simulation: enough to tell 94% from 95% over a group's cells, quick in the claims step.
+COVERAGE_REPLICATES = 400
+
+
+def group_prior(variances: Sequence[float], dfs: Sequence[int], confidence: float) -> tuple[stats.Prior, dict]:
+    """A group's prior (:func:`lrev.stats.fit_prior`) and what was found of it: used only where a simulation at the
+    group's own spreads (taken as true) and rounds keeps the coverage within :data:`COVERAGE_SLACK` of
+    ``confidence``, overall and in its noisiest tenth of cells. A group that fails keeps each cell's plain t interval,
+    and says so."""
+    variances, dfs = np.asarray(variances, dtype=float), np.asarray(dfs, dtype=int)
+    prior = stats.fit_prior(variances, dfs)
+    record: dict[str, Any] = {**prior.to_dict(), "used": False, "coverage": None}
+    if prior.df == 0:
+        return stats.NO_PRIOR, record
+    sds = np.sqrt(variances)
+    hits = stats.coverage_by_cell(sds, dfs + 1, confidence=confidence, replicates=COVERAGE_REPLICATES)
+    coverage = {"overall": float(hits.mean()), "noisiest": float(hits[sds >= np.quantile(sds, 0.9)].mean())}
+    used = all(coverage[k] >= confidence - slack for k, slack in COVERAGE_SLACK.items())
+    return (prior if used else stats.NO_PRIOR), {**record, "used": used, "coverage": coverage}
+
+
 class _Judge:
-    """Measures one claim's parts on one version of the loaded results of ``study``."""
+    """Measures one claim's parts on one version of the loaded results of ``study``. Each log-scale interval takes
+    its variance from ``priors`` (:func:`lrev.stats.moderate`) and is recorded in ``spreads``, keyed by what it
+    measures, so that a cell two claims share counts once in the fit."""
 
     def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
-                 confidence: float):
+                 confidence: float, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]]):
         self.study, self.claim, self.version, self.results = study, claim, version, results
         self.aa_tolerance, self.confidence = aa_tolerance, confidence
+        self.priors, self.spreads = priors, spreads
+
+    def moderate(self, est: stats.Estimate, group: str | None, key: tuple, fitted: bool = True
+                 ) -> tuple[stats.Estimate, dict | None]:
+        """``est`` with its group's prior, and what the moderation did; ``fitted``: the cell enters the fit."""
+        if group is None:
+            return est, None
+        s = stats.log_spread(est, self.confidence)
+        if fitted and not math.isnan(s):
+            self.spreads[key] = (group, s * s, est.n - 1)
+        prior = self.priors.get(group, stats.NO_PRIOR)
+        moderated, df = stats.moderate(est, prior, self.confidence)
+        own = not math.isnan(s) and bool(stats.hypervariable(s * s, est.n - 1, prior))
+        # The group's prior, and whether it was used, are the study's (``priors`` in the claims file).
+        return moderated, {"group": group, "df": None if math.isinf(df) else df, "hypervariable": own,
+                           "plain": {"low": est.low, "high": est.high}}
 
     def fail(self, what: str) -> MissingResultError:
         return MissingResultError(f"claim {self.claim['id']}, version {self.version}: {what}")
@@ -474,16 +540,19 @@ class _Judge:
         aa_of = getattr(self.study, "aa_of", None)
         return list(dict.fromkeys(aa_of(c) if aa_of else (self.study.AA, self.study.BASELINE) for c in contenders))
 
-    def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None,
+    def aa(self, quantity_name: str, where: dict, version: str, statistic: str | None,
            contenders: list[str]) -> tuple[stats.Estimate, str, str] | None:
         """The A/A ratio beside a part (A/A contender ÷ the contender it repeats, same quantity, condition,
         version and statistic) with its two names: of the A/As its contenders map to, a biased one first, else the
         one farthest from 1, so that a bias on either side of a ratio withholds it. None where the study ran none of
-        them."""
+        them. Its interval is moderated with the prior of the part's group."""
+        quantity = self.study.QUANTITIES[quantity_name]
         found = []
         for aa, base in self.aa_pairs(contenders):
             if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
-                found.append((self.ratio(quantity, aa, where, base, where, statistic, version, version)[0], aa, base))
+                est = self.ratio(quantity, aa, where, base, where, statistic, version, version)[0]
+                moderated = self.moderate(est, group("paired by round", quantity_name, quantity), (), fitted=False)
+                found.append((moderated[0], aa, base))
         return max(found, key=lambda f: (biased(f[0], self.aa_tolerance), _offset(f[0]))) if found else None
 
     def part(self, part: dict) -> dict:
@@ -528,8 +597,10 @@ class _Judge:
             else:
                 est = rounds.location(rows, quantity.column, statistic or "mean", self.confidence)
             est = stats.share(est) if quantity.share else est
+        key = (part["quantity"], statistic, *((c, tuple(sorted(w.items())), v) for c, w, v in sides))
+        est, moderation = self.moderate(est, group(pairing, part["quantity"], quantity), key)
         expect = part["expect"]
-        check = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
+        check = None if pairing == "single" else self.aa(part["quantity"], where_a, version_b, statistic,
                                                           [s[0] for s in sides])
         aa, aa_names = (None, None) if check is None else (check[0], check[1:])
         tolerance = self.aa_tolerance
@@ -552,7 +623,7 @@ class _Judge:
                 "aa": None if aa is None else {**aa.to_dict(), "a": aa_names[0], "b": aa_names[1],
                                                "tolerance": tolerance, "biased": bias,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
-                "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
+                "moderation": moderation, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
                 "leaning": leaning if verdict in WITHHELD else None}
 
     def extrapolate(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], statistic: str | None,
@@ -698,14 +769,25 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
     growing rounds allow (:func:`lrev.stats.sequential_confidence`; one: the plain 95%)."""
     study = studies.get(registry["study"])
     confidence = stats.sequential_confidence(looks)
-    verdicts = []
-    for claim in registry["claims"]:
-        for version in registry["versions"]:
-            if version in claim["not_applicable"]:
-                verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"], "verdict": "n/a",
-                                 "reason": claim["not_applicable"][version], "parts": []})
-            else:
-                verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence).run())
+
+    def judged(priors: dict[str, stats.Prior], spreads: dict) -> list[dict]:
+        verdicts = []
+        for claim in registry["claims"]:
+            for version in registry["versions"]:
+                if version in claim["not_applicable"]:
+                    verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"],
+                                     "verdict": "n/a", "reason": claim["not_applicable"][version], "parts": []})
+                else:
+                    verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence,
+                                           priors, spreads).run())
+        return verdicts
+
+    # Judged once with each cell's own variance to collect the study's variances, then with the priors they give.
+    spreads: dict[tuple, tuple[str, float, int]] = {}
+    judged({}, spreads)
+    fitted = {g: group_prior([v for h, v, _ in spreads.values() if h == g], [d for h, _, d in spreads.values() if h == g],
+                             confidence) for g in sorted({g for g, _, _ in spreads.values()})}
+    verdicts = judged({g: prior for g, (prior, _) in fitted.items()}, {})
     return {
         "study": registry["study"],
         "versions": registry["versions"],
@@ -713,6 +795,7 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
         "min_rounds": MIN_ROUNDS,
         "looks": looks,
         "confidence": confidence,
+        "priors": {g: record for g, (_, record) in fitted.items()},
         "claims": [{k: c[k] for k in ("id", "seed", "kind", "statement", "quote", "claimed")}
                    for c in registry["claims"]],
         "verdicts": verdicts,
