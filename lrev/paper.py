@@ -319,7 +319,26 @@ def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
             "aa_jvm_sd": f"{float(np.median(spreads)) * 100:.1f}%" if spreads else "n/a",
             "ratios": len(ratios), "no_aa": len(no_aa), "no_aa_quantities": sorted({p["quantity"] for p in no_aa}),
             "parts": len(parts),
-            "converged": sum(p.get("converged") is not False for p in parts)}
+            "converged": sum(p.get("converged") is not False for p in parts),
+            "moderation": moderation_rows(claims)}
+
+
+def moderation_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each group's variance prior (lrev.claims.group_prior), as the methods table prints it: its cells, d0 and s0
+    (the sd of a cell's per-round log value it centres on, as a percentage), the simulated coverage it was checked
+    by, whether it was used, and how many of its cells kept their own interval as hypervariable."""
+    rows = []
+    for group, prior in (claims.get("priors") or {}).items():
+        parts = [p for v in claims["verdicts"] for p in v["parts"] if (p.get("moderation") or {}).get("group") == group]
+        coverage = prior.get("coverage")
+        rows.append({"group": group, "cells": prior["cells"],
+                     "d0": "∞" if prior["d0"] is None else fmt(prior["d0"]),
+                     "s0": f"{prior['s0'] * 100:.1f}%" if prior["cells"] else "n/a",
+                     "coverage": "n/a" if coverage is None else
+                     f"{coverage['overall'] * 100:.1f}% / {coverage['noisiest'] * 100:.1f}%",
+                     "used": prior["used"],
+                     "hypervariable": sum(p["moderation"]["hypervariable"] for p in parts if prior["used"])})
+    return rows
 
 
 def study_numbers(name: str, results: Path, versions: list[str], figures: Path, claims_file: Path) -> dict[str, Any]:
