@@ -9,7 +9,9 @@ moderated as below) into a verdict. In this order, the first that applies:
   quantity of the study that measures the size, and the least value at which the claim can hold or fail);
 - ``underpowered``: fewer than ``MIN_ROUNDS`` rounds: a t interval over two
   rounds has one degree of freedom and bounds nothing worth a verdict;
-- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it;
+- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it, and the lag
+  could have produced the verdict (the registry's ``lag`` says which way a lagging side moves the quantity; a verdict
+  the lag can only have weakened is kept, and says that a side lagged);
 - ``biased``: a ratio whose A/A beside it (the study's A/A contender against the contender it repeats, same
   quantity, condition, version and rounds) shows a bias: its interval excludes 1 and its estimate lies beyond the
   registry's ``aa_tolerance`` either way, so two JVMs of one contender differ by more than the claim may;
@@ -121,6 +123,8 @@ _PART = {
         "versus_sum": {"type": "array", "items": {"type": "object", "minProperties": 1}, "minItems": 1},
         # With pace, the part is judged only where every side reached at least this share of the rate it was
         # asked for, in every round (the study's PACE); otherwise it is withheld as fell-behind.
+        # A verdict the lag can only have weakened is kept (the registry's ``lag`` says which way it moves the
+        # quantity); one the lag could have produced is withheld as fell-behind.
         "pace": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
         # With needs, the part is judged only where the study's size ``quantity`` (same condition as side a) is at
         # least ``at_least`` in every fork of a; otherwise it is withheld as untestable at this scale, ``why``.
@@ -162,6 +166,10 @@ REGISTRY_SCHEMA = {
         "study": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         # The A/A's bias tolerance: a ratio is withheld when its A/A excludes 1 and lies beyond [1/t, t].
         "aa_tolerance": {"type": "number", "exclusiveMinimum": 1},
+        # Which way a side that fell behind its asked rate moves each paced quantity: it did less work than asked,
+        # so it ``understates`` a cost that grows with the work, ``overstates`` one that the work competes with, or
+        # moves it ``either`` way.
+        "lag": {"type": "object", "additionalProperties": {"enum": ["understates", "overstates", "either"]}},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "aliases": {"type": "object"},
         "claims": {
@@ -243,6 +251,9 @@ def validate(registry: dict) -> None:
                 except re.error as err:
                     raise RegistryError(f"claim {cid}, part '{part['label']}': grows.rungs is not a regular "
                                         f"expression: {err}") from None
+            if "pace" in part and part["quantity"] not in registry.get("lag", {}):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': a pace needs the way a lagging side moves "
+                                    f"'{part['quantity']}', and the registry's lag does not state it")
             if part["quantity"] not in quantities:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
                                     f"(study {registry['study']} has: {', '.join(quantities)})")
@@ -328,7 +339,7 @@ def withheld_reason(part: dict) -> str:
     elif verdict == "fell-behind":
         pace = part["pace"]
         why = (f"{pace['slowest']} reached {pace['lowest']:.0%} of its asked rate, under the {pace['required']:.0%} "
-               "required")
+               f"required, and a lag that moves the value {pace['moves']} could have produced the verdict")
     elif verdict == "biased":
         aa = part["aa"]
         why = (f"the A/A {aa['a']} ÷ {aa['b']} is {aa['value']:.3g} [{aa['low']:.3g}, {aa['high']:.3g}]: two JVMs "
@@ -342,6 +353,37 @@ def answered(n: int, converged: bool) -> dict[str, str]:
     """A question's verdict: ``answer``, unless too few rounds or an unconverged series withhold it as they would a
     claim's. The answer itself is kept either way; it has no side to lean to."""
     return {"verdict": withhold("answer", n, False, converged)}
+
+
+def lag_moves(lag: str, lagging: Sequence[int], plain_ratio: bool) -> str | None:
+    """Which way the sides at positions ``lagging`` (0: a, 1: b), having fallen behind their asked rate, moved the
+    part's value: ``up`` (above what the asked rate would give), ``down``, ``either``, or None when none lagged.
+    ``lag`` is the registry's word for the quantity; a side of a ratio of ratios or of a saving moves it either
+    way, as does a quantity the lag moves either way."""
+    if not lagging:
+        return None
+    if lag == "either" or not (plain_ratio or set(lagging) == {0}):
+        return "either"
+    side = "down" if lag == "understates" else "up"
+    moves = {side if i == 0 else {"up": "down", "down": "up"}[side] for i in lagging}
+    return moves.pop() if len(moves) == 1 else "either"
+
+
+def could_produce(verdict: str, expect: dict, est: stats.Estimate, moves: str | None) -> bool:
+    """Whether a lag that moved the value ``moves`` could have produced ``verdict``: a verdict that the lag can only
+    have weakened (its interval would lie farther on the same side had every side kept its rate) it could not."""
+    if moves is None or verdict not in ("holds", "fails"):
+        return False
+    if moves == "either":
+        return True
+    direction = expect["direction"]
+    if direction == "approx":
+        if verdict == "holds":
+            return True
+        above = est.low > expect["band"][1]  # it fails above the band, else below it
+        return above == (moves == "up")
+    says_high = (direction == "greater") == (verdict == "holds")
+    return says_high == (moves == "up")
 
 
 def biased(aa: stats.Estimate, tolerance: float) -> bool:
@@ -403,9 +445,10 @@ class _Judge:
     measures, so that a cell two claims share counts once in the fit."""
 
     def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
-                 confidence: float, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]]):
+                 confidence: float, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]],
+                 lag: dict[str, str]):
         self.study, self.claim, self.version, self.results = study, claim, version, results
-        self.aa_tolerance, self.confidence = aa_tolerance, confidence
+        self.aa_tolerance, self.confidence, self.lag = aa_tolerance, confidence, lag
         self.priors, self.spreads = priors, spreads
 
     def moderate(self, est: stats.Estimate, group: str | None, key: tuple, fitted: bool = True
@@ -501,20 +544,23 @@ class _Judge:
 
     def pace(self, part: dict, sides: list[tuple[str, dict, str]]) -> dict:
         """The lowest share of its asked rate that any side's fork reached in any round (mean over the fork's
-        rows of the study's PACE table in that cell), whether every one reached ``part["pace"]``, and which
-        side reached least."""
+        rows of the study's PACE table in that cell), whether every one reached ``part["pace"]``, which side
+        reached least, and the positions (in ``sides``) of those that did not."""
         pace = getattr(self.study, "PACE", None)
         if pace is None:
             raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': pace needs a study that "
                                 "records the rate it reached (PACE)")
-        lowest, slowest = math.inf, None
-        for contender, where, version in sides:
+        lowest, slowest, lagging = math.inf, None, []
+        for i, (contender, where, version) in enumerate(sides):
             rows = self.rows(pace.table, pace.achieved, contender, where, version)
             forks = rows.groupby("round")[[pace.achieved, pace.asked]].mean()
             share = float((forks[pace.achieved] / forks[pace.asked]).min())
+            if share < part["pace"]:
+                lagging.append(i)
             if share < lowest:
                 lowest, slowest = share, contender
-        return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "kept": lowest >= part["pace"]}
+        return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "reached": not lagging,
+                "lagging": lagging}
 
     def scale(self, part: dict, quantity: Quantity, a: str, where: dict, version: str) -> dict:
         """The least value of the part's ``needs`` quantity over side a's forks, and whether it reaches
@@ -611,6 +657,10 @@ class _Judge:
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"))
         converged = self.converged(quantity, *sides)
         pace = self.pace(part, timed) if "pace" in part else None
+        if pace is not None:
+            pace["moves"] = lag_moves(self.lag.get(part["quantity"], "either"), pace["lagging"],
+                                      "b" in part and not {"c", "versus_sum"} & set(part))
+            pace["kept"] = pace["reached"] or not could_produce(leaning, expect, est, pace["moves"])
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
         verdict = withhold(leaning, est.n, bias, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
@@ -646,7 +696,8 @@ class _Judge:
         values: dict[float, pd.Series] = {}
         sided: dict[float, list[pd.Series]] = {}
         rungs: dict[float, Any] = {}
-        converged = paced = True
+        converged = True
+        moves: set[str] = set()
         measured = sorted(set(select(frame, version=version_a, contender=a, **rest)[over]))
         for rung in [r for r in measured if re.fullmatch(grows.get("rungs", ".*"), str(r))]:
             at = [(c, {**w, over: rung}, v) for c, w, v in sides]
@@ -670,8 +721,10 @@ class _Judge:
                                 f"sizes must differ")
             values[docs], sided[docs], rungs[docs] = ratio, per_side, rung
             converged = converged and self.converged(quantity, *at)
-            # A rung whose side fell behind its asked rate withholds the fit as it would the part there.
-            paced = paced and ("pace" not in part or self.pace(part, at)["kept"])
+            # A rung whose side fell behind its asked rate moves the fit as it would move the part there.
+            if "pace" in part:
+                moves.add(lag_moves(self.lag.get(part["quantity"], "either"), self.pace(part, at)["lagging"],
+                                    "b" in part))
         table = pd.DataFrame(values)
         out: dict[str, Any] = {"over": over, "at": grows["at"], "why": grows["why"], "model": model,
                                "rungs": [rungs[d] for d in sorted(rungs)],
@@ -694,6 +747,9 @@ class _Judge:
                                      "no longer holds"}
         expect = part["expect"]
         leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"))
+        moved = moves - {None}
+        paced = not could_produce(leaning, expect, fit.prediction,
+                                  None if not moved else moved.pop() if len(moved) == 1 else "either")
         verdict = withhold(leaning, fit.prediction.n, bias, converged, paced)
         unchecked = None
         if math.isnan(fit.prediction.high) and fit.prediction.n >= 2:
@@ -779,7 +835,7 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
                                      "verdict": "n/a", "reason": claim["not_applicable"][version], "parts": []})
                 else:
                     verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence,
-                                           priors, spreads).run())
+                                           priors, spreads, registry.get("lag", {})).run())
         return verdicts
 
     # Judged once with each cell's own variance to collect the study's variances, then with the priors they give.

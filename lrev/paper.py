@@ -115,10 +115,12 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                 if check:
                     measured += f"; {check}"
             pace = part.get("pace")
-            if pace and not pace["kept"]:
-                # The cost was measured at a rate the method did not reach: not evidence about the rate asked for.
-                measured += (f" ({pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
-                             f"{pace['required'] * 100:.0f}% required)")
+            if pace and not pace.get("reached", pace["kept"]):
+                # A side did less work than asked: a verdict the lag could have produced is withheld, one it can only
+                # have weakened stands, and says so.
+                reached = (f"{pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
+                           f"{pace['required'] * 100:.0f}% required")
+                measured += f" ({part['verdict']} although {reached})" if pace["kept"] else f" ({reached})"
             scale = part.get("scale")
             if scale and not scale["kept"]:
                 # The run is smaller than the mechanism needs: neither outcome would say anything about it.

@@ -302,37 +302,76 @@ def _paced_results(reached: dict[str, float]) -> SimpleNamespace:
     return SimpleNamespace(reopens=pd.DataFrame(rows))
 
 
-def _paced_registry(pace: float | None) -> dict:
+def _paced_registry(pace: float | None, lag: str = "understates", direction: str = "less") -> dict:
     part = {"label": "reopen, numeric / reindex", "quantity": "reopen_ms",
             "where": {"role": "big", "rate_role": "high", "interval_role": "long"}, "a": {"contender": "numeric"},
-            "b": {"contender": "reindex"}, "expect": {"direction": "less", "value": 1.0}, "versions": ["10.6.0"],
+            "b": {"contender": "reindex"}, "expect": {"direction": direction, "value": 1.0}, "versions": ["10.6.0"],
             **({"pace": pace} if pace else {})}
-    return _one_part_registry("dvupdate", part)
+    return _one_part_registry("dvupdate", part, {"reopen_ms": lag})
 
 
-def _one_part_registry(study: str, part: dict) -> dict:
+def _one_part_registry(study: str, part: dict, lag: dict | None = None) -> dict:
     """A validated registry of ``study`` with one claim of one part, on 10.6.0."""
     claim = {"id": "x-2", "seed": "s", "kind": "claim", "statement": "s", "quote": "q", "claimed": "c",
              "parts": [part], "not_applicable": {}}
-    registry = {"study": study, "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim]}
+    registry = {"study": study, "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim],
+                **({"lag": lag} if lag else {})}
     claims.validate(registry)
     return registry
 
 
-def test_a_cost_at_a_rate_a_method_did_not_reach_is_withheld_as_fell_behind():
+def test_a_verdict_the_lag_can_only_have_weakened_is_kept():
+    # Reindexing reached 30% of its rate: its reopens applied fewer updates, so its reopen time is understated and
+    # numeric / reindex overstated. That numeric / reindex is below 1 is then only the more true.
     behind = _paced_results({"numeric": 1.0, "reindex": 0.3})
     row = _row(_paced_registry(0.9), behind)
     part = row["parts"][0]
-    assert row["verdict"] == "fell-behind" and row["leaning"] == "holds"
+    assert row["verdict"] == "holds" and row.get("leaning") is None
     assert part["pace"]["slowest"] == "reindex" and part["pace"]["lowest"] == pytest.approx(0.3 * 0.96)
-    assert not part["pace"]["kept"]
-    # Both kept pace: the interval decides. Without pace, the same results are judged as they are.
+    assert (part["pace"]["reached"], part["pace"]["moves"], part["pace"]["kept"]) == (False, "up", True)
+
+
+@pytest.mark.parametrize("reached, lag, direction", [
+    ({"numeric": 0.3, "reindex": 1.0}, "understates", "less"),   # numeric's cost understated: "less" may be the lag's
+    ({"numeric": 1.0, "reindex": 0.3}, "overstates", "less"),    # reindex's overstated, numeric / reindex too low
+    ({"numeric": 1.0, "reindex": 0.3}, "either", "less"),
+    ({"numeric": 0.3, "reindex": 0.3}, "understates", "less"),   # both lag: the ratio moves either way
+])
+def test_a_verdict_the_lag_could_have_produced_is_withheld_as_fell_behind(reached, lag, direction):
+    row = _row(_paced_registry(0.9, lag, direction), _paced_results(reached))
+    assert row["verdict"] == "fell-behind" and row["leaning"] == "holds"
+    assert row["parts"][0]["pace"]["kept"] is False
+
+
+def test_pace_judges_as_without_it_when_every_side_kept_its_rate():
     assert _row(_paced_registry(0.9), _paced_results({"numeric": 1.0, "reindex": 0.95}))["verdict"] == "holds"
-    assert _row(_paced_registry(None), behind)["verdict"] == "holds"
+    assert _row(_paced_registry(None), _paced_results({"numeric": 0.3, "reindex": 0.3}))["verdict"] == "holds"
+
+
+def test_an_inconclusive_interval_stays_inconclusive_whatever_the_lag():
+    # numeric / reindex is about 0.5: against 0.5 its interval straddles, and the lag decides nothing.
+    registry = _paced_registry(0.9)
+    registry["claims"][0]["parts"][0]["expect"]["value"] = 0.5
+    row = _row(registry, _paced_results({"numeric": 0.3, "reindex": 1.0}))
+    assert row["verdict"] == "inconclusive" and row["parts"][0]["pace"]["kept"] is True
+
+
+def test_a_pace_without_a_stated_lag_direction_is_a_registry_error_naming_the_claim():
+    with pytest.raises(claims.RegistryError, match="x-2.*lag does not state it"):
+        _one_part_registry("dvupdate", _paced_registry(0.9)["claims"][0]["parts"][0])
+
+
+@pytest.mark.parametrize("lag, lagging, plain, moves", [
+    ("understates", [], True, None), ("understates", [0], True, "down"), ("understates", [1], True, "up"),
+    ("overstates", [1], True, "down"), ("understates", [0, 1], True, "either"), ("either", [0], True, "either"),
+    ("understates", [1], False, "either"), ("understates", [0], False, "down"),
+])
+def test_which_way_a_lag_moves_a_value(lag, lagging, plain, moves):
+    assert claims.lag_moves(lag, lagging, plain) == moves
 
 
 def test_pace_on_a_study_that_records_no_rate_is_refused():
-    registry = _registry()
+    registry = {**_registry(), "lag": {"lookups_per_s": "understates"}}
     registry["claims"][0]["parts"][0]["pace"] = 0.9
     with pytest.raises(claims.RegistryError, match="x-1.*pace needs a study that records the rate"):
         _row(registry, _lookups({"FST50": BASE, "default": BASE}))
