@@ -94,7 +94,7 @@ def test_a_cell_borrows_its_studys_variance_and_is_decided():
     # Its own three rounds leave it open: t(2) = 4.30 makes the interval reach below 1.5.
     assert first["moderation"]["plain"]["low"] < 1.5 < first["low"]
     assert first["verdict"] == "holds" and first["moderation"]["hypervariable"] is False
-    prior = judged["priors"]["lookups_per_s ratio"]
+    prior = judged["priors"]["ratio"]
     assert prior["used"] is True and prior["cells"] == 10 and prior["d0"] is None  # alike: one pooled variance
     assert prior["coverage"]["overall"] >= 0.94
 
@@ -112,6 +112,6 @@ def test_a_group_whose_simulated_coverage_falls_short_keeps_the_plain_interval(m
     monkeypatch.setitem(claims.COVERAGE_SLACK, "overall", -0.1)  # asks for more than any interval covers
     registry, results = _many_cells(0.048)
     judged = claims.evaluate(registry, results)
-    assert judged["priors"]["lookups_per_s ratio"]["used"] is False
+    assert judged["priors"]["ratio"]["used"] is False
     first = judged["verdicts"][0]["parts"][0]
     assert first["low"] == pytest.approx(first["moderation"]["plain"]["low"]) and first["verdict"] == "inconclusive"

@@ -27,7 +27,7 @@ def observed() -> dict[tuple[str, str], np.ndarray]:
     """The observed sd of each cell, by (study, group)."""
     groups: dict[tuple[str, str], list[float]] = {}
     with SPREADS.open() as f:
-        for row in csv.DictReader(f):
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
             groups.setdefault((row["study"], row["group"]), []).append(float(row["sd"]))
     return {k: np.array(v) for k, v in groups.items()}
 

@@ -467,13 +467,13 @@ def test_no_semicolon_after_an_embedded_expression_is_swallowed():
 
 def test_the_methods_print_each_groups_prior_and_its_check(fixture_claims):
     judged = {**fixture_claims, "priors": {
-        "q ratio": {"d0": 4.2, "s0": 0.031, "cells": 8, "used": True, "coverage": {"overall": 0.951, "noisiest": 0.93}},
-        "r level": {"d0": None, "s0": 0.2, "cells": 5, "used": False, "coverage": {"overall": 0.9, "noisiest": 0.7}}}}
-    judged["verdicts"][0]["parts"][0]["moderation"] = {"group": "q ratio", "df": 6.2, "hypervariable": True,
+        "ratio": {"d0": 4.2, "s0": 0.031, "cells": 8, "used": True, "coverage": {"overall": 0.951, "noisiest": 0.93}},
+        "level": {"d0": None, "s0": 0.2, "cells": 5, "used": False, "coverage": {"overall": 0.9, "noisiest": 0.7}}}}
+    judged["verdicts"][0]["parts"][0]["moderation"] = {"group": "ratio", "df": 6.2, "hypervariable": True,
                                                        "plain": {"low": 1.1, "high": 2.0}}
     rows = paper.method_numbers(judged)["moderation"]
     assert rows == [
-        {"group": "q ratio", "cells": 8, "d0": "4.20", "s0": "3.1%", "coverage": "95.1% / 93.0%", "used": True,
+        {"group": "ratio", "cells": 8, "d0": "4.20", "s0": "3.1%", "coverage": "95.1% / 93.0%", "used": True,
          "hypervariable": 1},
-        {"group": "r level", "cells": 5, "d0": "∞", "s0": "20.0%", "coverage": "90.0% / 70.0%", "used": False,
+        {"group": "level", "cells": 5, "d0": "∞", "s0": "20.0%", "coverage": "90.0% / 70.0%", "used": False,
          "hypervariable": 0}]

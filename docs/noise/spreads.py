@@ -5,7 +5,8 @@ true spreads from.
 
 For every claim part judged on a log scale (a ratio paired by round, or a positive quantity alone: the groups of
 :func:`lrev.claims.kind`), the sd of its per-round log values that its plain t interval implies
-(:func:`lrev.stats.log_spread`), once per measured cell however many claims share it. A run written before the
+(:func:`lrev.stats.log_spread`), once per measured cell however many claims share it. The committed file's first
+lines, ``#`` comments, say which run it came from and how quiet the machine was. A run written before the
 moderation (no ``moderation`` in its parts) gives its own intervals; a later one gives the plain interval it kept.
 """
 from __future__ import annotations
