@@ -452,13 +452,12 @@ class _Judge:
         self.aa_tolerance, self.confidence, self.lag = aa_tolerance, confidence, lag
         self.priors, self.spreads = priors, spreads
 
-    def moderate(self, est: stats.Estimate, group: str | None, key: tuple, fitted: bool = True
-                 ) -> tuple[stats.Estimate, dict | None]:
-        """``est`` with its group's prior, and what the moderation did; ``fitted``: the cell enters the fit."""
+    def moderate(self, est: stats.Estimate, group: str | None, key: tuple) -> tuple[stats.Estimate, dict | None]:
+        """``est`` with its group's prior, and what the moderation did; the cell's variance enters the fit."""
         if group is None:
             return est, None
         s = stats.log_spread(est, self.confidence)
-        if fitted and not math.isnan(s):
+        if not math.isnan(s):
             self.spreads[key] = (group, s * s, est.n - 1)
         prior = self.priors.get(group, stats.NO_PRIOR)
         moderated, df = stats.moderate(est, prior, self.confidence)
@@ -592,13 +591,12 @@ class _Judge:
         """The A/A ratio beside a part (A/A contender ÷ the contender it repeats, same quantity, condition,
         version and statistic) with its two names: of the A/As its contenders map to, a biased one first, else the
         one farthest from 1, so that a bias on either side of a ratio withholds it. None where the study ran none of
-        them. Its interval is moderated with the prior of the part's group."""
+        them. Its interval is its own t interval: a bias withholds a verdict only on the A/A's own evidence."""
         found = []
         for aa, base in self.aa_pairs(contenders):
             if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
                 est = self.ratio(quantity, aa, where, base, where, statistic, version, version)[0]
-                moderated = self.moderate(est, group("paired by round", quantity), (), fitted=False)
-                found.append((moderated[0], aa, base))
+                found.append((est, aa, base))
         return max(found, key=lambda f: (biased(f[0], self.aa_tolerance), _offset(f[0]))) if found else None
 
     def part(self, part: dict) -> dict:
