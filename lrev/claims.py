@@ -33,7 +33,7 @@ A wide A/A interval centred on 1 is no bias; the claim's interval is then wide t
 A/A beside it (a version or quantity the study runs none on) is judged alike and says so (``aa: null``).
 
 Few rounds, many cells: each log-scale interval (a ratio paired by round, or a positive quantity alone) borrows
-the variance of the cells of its group, those of one kind in the study (:func:`group`). The study's claims
+the variance of the cells of its group, those of one kind in the study (:func:`kind`). The study's claims
 are judged twice: once to collect each cell's variance of its per-round log values, then with the prior those
 give (Smyth 2004, :func:`lrev.stats.fit_prior`): a cell's variance becomes (d0·s0² + d·s²)/(d0 + d), on d0 + d
 degrees of freedom. A hypervariable cell keeps its own (:func:`lrev.stats.hypervariable`). A group uses its prior
@@ -402,18 +402,13 @@ def _offset(aa: stats.Estimate) -> float:
 def kind(pairing: str, quantity: Quantity) -> str | None:
     """What a part's interval is over: ``ratio`` for a ratio paired by round (the spread of two JVMs' log ratio),
     ``level`` for a positive quantity judged alone (one JVM's log value); None for an interval on the quantity's own
-    scale, which has units of its own and borrows nothing."""
+    scale, which has units of its own and borrows nothing. The cells of one kind in a study share a variance prior.
+    One prior per quantity was tried too: on a default run's spreads its groups of two to a dozen cells gave priors
+    too unsure to keep the coverage at three rounds (tests/test_moderation_coverage.py's simulation, 93.9% overall),
+    where the study's whole kind keeps it."""
     if pairing == "paired by round":
         return "ratio"
     return "level" if quantity.positive and not quantity.share else None
-
-
-def group(pairing: str, quantity: Quantity) -> str | None:
-    """The cells of a study that share a variance prior: those of one kind (:func:`kind`). One prior per quantity
-    was tried too: on a default run's spreads its groups of two to a dozen cells gave priors too unsure to keep the
-    coverage at three rounds (tests/test_moderation_coverage.py's simulation, 93.9% overall), where the study's
-    whole kind keeps it. None for a part that borrows nothing."""
-    return kind(pairing, quantity)
 
 
 #: How far below the nominal confidence a group's simulated coverage may fall, overall and in its noisiest tenth,
@@ -642,7 +637,7 @@ class _Judge:
                 est = rounds.location(rows, quantity.column, statistic or "mean", self.confidence)
             est = stats.share(est) if quantity.share else est
         key = (part["quantity"], statistic, *((c, tuple(sorted(w.items())), v) for c, w, v in sides))
-        est, moderation = self.moderate(est, group(pairing, quantity), key)
+        est, moderation = self.moderate(est, kind(pairing, quantity), key)
         expect = part["expect"]
         check = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
                                                           [s[0] for s in sides])

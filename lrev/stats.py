@@ -222,13 +222,9 @@ def sequential_confidence(looks: int, confidence: float = CONFIDENCE) -> float:
 def jvm_spread(aa: Estimate, confidence: float = CONFIDENCE) -> float:
     """The spread of one JVM (sd of its log per-fork value) that a paired A/A ratio's t interval implies.
 
-    The interval's half-width on the log scale is t * s / sqrt(n), s the sd of the per-round log ratios of two
-    JVMs of one contender; each JVM contributes half of that variance, so one has sd s / sqrt(2)."""
-    if aa.n < 2 or math.isnan(aa.low) or math.isnan(aa.high):
-        return math.nan
-    half = (math.log(aa.high) - math.log(aa.low)) / 2
-    s = half * math.sqrt(aa.n) / scipy.stats.t.ppf(0.5 + confidence / 2, aa.n - 1)
-    return s / math.sqrt(2)
+    s, the sd of the per-round log ratios of two JVMs of one contender (:func:`log_spread`), carries the variance
+    of both; each JVM contributes half of it, so one has sd s / sqrt(2)."""
+    return log_spread(aa, confidence) / math.sqrt(2)
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,6 @@ class Steady:
     start: int
     changepoints: tuple[int, ...]
 
-    @property
-    def steady(self) -> bool:
-        return self.kind != "no steady state"
-
 
 def noise(logs: np.ndarray) -> float:
     """The series' short-range noise: the median absolute first difference, scaled to a normal sd (a level shift
