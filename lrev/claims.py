@@ -15,7 +15,10 @@ moderated as below) into a verdict. In this order, the first that applies:
 - ``biased``: a ratio whose A/A beside it (the study's A/A contender against the contender it repeats, same
   quantity, condition, version and rounds) shows a bias: its interval excludes 1 and its estimate lies beyond the
   registry's ``aa_tolerance`` either way, so two JVMs of one contender differ by more than the claim may;
-- ``unconverged``: a series the part reads never reached a steady state;
+- ``unconverged``: more than a third of a side's forks show no steady state in the series the part reads (a
+  changepoint analysis of each fork's iterations, probes or reopens, :mod:`lrev.steady`; the value of a fork that
+  settled is read from its final steady segment). The JIT's share of the steady segments is recorded beside the
+  verdict (``steadiness``), a covariate that never withholds one;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
   ``approx`` claims: lies inside the band);
 - ``fails``: the whole interval clears it on the other side (outside the band);
@@ -64,7 +67,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from lrev import growth, io, rounds, stats, studies
+from lrev import growth, io, rounds, stats, steady, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
@@ -128,9 +131,12 @@ _PART = {
         "pace": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
         # With needs, the part is judged only where the study's size ``quantity`` (same condition as side a) is at
         # least ``at_least`` in every fork of a; otherwise it is withheld as untestable at this scale, ``why``.
+        # ``unladderable`` says why no size ladder can reach the mechanism (a part that needs a size and has no
+        # ``grows`` must say it); such cells are counted apart from the untestable ones a ladder could reach.
         "needs": {"type": "object", "required": ["quantity", "at_least", "why"], "additionalProperties": False,
                   "properties": {"quantity": {"type": "string"}, "at_least": {"type": "number"},
-                                 "why": {"type": "string", "minLength": 1}}},
+                                 "why": {"type": "string", "minLength": 1},
+                                 "unladderable": {"type": "string", "minLength": 1}}},
         # With grows, the part is judged a second time at the seed's size ``at``, which the run did not reach: per
         # round, a line (lrev.growth, ``model``; one per side under ratio-linear) through its value at every ``over``
         # of the condition that the results hold for every side, each placed at the study quantity ``size`` of side a
@@ -239,9 +245,10 @@ def validate(registry: dict) -> None:
         for part in claim["parts"]:
             if part.get("answer") == "ratio" and "a" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a ratio answer needs a (a ÷ b)")
-            if "grows" in part and {"c", "versus_sum", "answer"} & set(part):
-                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b or one "
-                                    f"side, not a ratio of ratios, a saving or an answer")
+            if "grows" in part and ({"versus_sum", "answer"} & set(part)
+                                    or ("c" in part and part["grows"].get("model", "loglog") != "loglog")):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b, one side, "
+                                    f"or a ratio of ratios on the loglog model; not a saving or an answer")
             if part.get("grows", {}).get("model") in growth.SIDED and "b" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': the {part['grows']['model']} model fits a "
                                     f"ratio's two sides, and the part has no b")
@@ -251,6 +258,10 @@ def validate(registry: dict) -> None:
                 except re.error as err:
                     raise RegistryError(f"claim {cid}, part '{part['label']}': grows.rungs is not a regular "
                                         f"expression: {err}") from None
+            if "needs" in part and ("grows" in part) == ("unladderable" in part["needs"]):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': a part that needs a size is fitted on a "
+                                    f"size ladder (grows) or says why no ladder reaches it (needs.unladderable), "
+                                    f"one of the two")
             if "pace" in part and part["quantity"] not in registry.get("lag", {}):
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a pace needs the way a lagging side moves "
                                     f"'{part['quantity']}', and the registry's lag does not state it")
@@ -345,7 +356,9 @@ def withheld_reason(part: dict) -> str:
         why = (f"the A/A {aa['a']} ÷ {aa['b']} is {aa['value']:.3g} [{aa['low']:.3g}, {aa['high']:.3g}]: two JVMs "
                f"of one contender differ beyond ×{aa['tolerance']:g}, and beyond chance")
     else:
-        why = "a series it reads never reached a steady state"
+        unsteady = (part.get("steadiness") or {}).get("unsteady", {})
+        why = "; ".join(f"{c}: {k} of {n} forks show no steady state" for c, (k, n) in unsteady.items() if k) or \
+            "a series it reads never reached a steady state"
     return f"{part['label']}: {why}"
 
 
@@ -572,8 +585,26 @@ class _Judge:
         lowest = float(rows[size.column].min())
         return {**needs, "lowest": lowest, "kept": lowest >= needs["at_least"]}
 
+    def steadiness(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> dict | None:
+        """Whether the part's series settled: per side, its forks and those whose series shows no steady state
+        (:mod:`lrev.steady`); ``converged`` unless more than :data:`lrev.steady.UNSTEADY_SHARE` of a side's forks
+        show none; ``jit_share``, the most the JIT took of a side's steady segments (a covariate). None for a
+        quantity that reads no series."""
+        if not quantity.converges:
+            return None
+        unsteady, jit = {}, 0.0
+        for contender, where, version in sides:
+            rows = self.samples(quantity, contender, where, version)
+            forks = rows.groupby(["round", "fork"])["stable"].min()
+            unsteady[contender] = [int((forks == 0).sum()), int(forks.size)]
+            if "steady_jit" in rows:
+                jit = max(jit, float(rows.groupby(["round", "fork"])["steady_jit"].first().max()))
+        converged = all(k <= steady.UNSTEADY_SHARE * n for k, n in unsteady.values())
+        return {"converged": converged, "unsteady": unsteady, "jit_share": jit}
+
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
-        return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
+        found = self.steadiness(quantity, *sides)
+        return found is None or found["converged"]
 
     def aa_pairs(self, contenders: list[str]) -> list[tuple[str, str]]:
         """(A/A contender, the contender it repeats) for each of ``contenders``: the study's ``aa_of`` where it
@@ -648,7 +679,8 @@ class _Judge:
         if aa is not None:
             sides.append((aa_names[0], where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"))
-        converged = self.converged(quantity, *sides)
+        steadiness = self.steadiness(quantity, *sides)
+        converged = steadiness is None or steadiness["converged"]
         pace = self.pace(part, timed) if "pace" in part else None
         if pace is not None:
             pace["moves"] = lag_moves(self.lag.get(part["quantity"], "either"), pace["lagging"],
@@ -666,8 +698,8 @@ class _Judge:
                 "aa": None if aa is None else {**aa.to_dict(), "a": aa_names[0], "b": aa_names[1],
                                                "tolerance": tolerance, "biased": bias,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
-                "moderation": moderation, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
-                "leaning": leaning if verdict in WITHHELD else None}
+                "moderation": moderation, "converged": converged, "steadiness": steadiness, "pace": pace,
+                "scale": scale, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None}
 
     def extrapolate(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], statistic: str | None,
                     bias: bool) -> dict:
@@ -699,7 +731,10 @@ class _Judge:
                 continue
             per_side = [pd.Series({r: float(fn(x)) for r, x in rounds.by_round(f, quantity.column).items()})
                         for f in frames]
+            # a ÷ b, or (a ÷ b) ÷ (c ÷ d) for a gain against a gain, or a side alone.
             ratio = per_side[0] / per_side[1] if len(per_side) > 1 else per_side[0]
+            if len(per_side) == 4:
+                ratio = ratio / (per_side[2] / per_side[3])
             # A round without a finite value (a side measured nothing), or, fitted in logs, without a positive one
             # (under ratio-linear: on both sides), is left out as a failed round is from a ratio.
             keep = np.isfinite(ratio)
@@ -769,10 +804,12 @@ class _Judge:
         margin = self.ratio(quantity, name, where, runner_up, where, None)[0]
         # A study may group contenders into families comparable across versions.
         family = rows.loc[rows["contender"] == name, "family"].iloc[0] if "family" in rows else name
-        converged = self.converged(quantity, *((c, where, self.version) for c in candidates))
+        steadiness = self.steadiness(quantity, *((c, where, self.version) for c in candidates))
+        converged = steadiness is None or steadiness["converged"]
         return {"label": part["label"], "quantity": part["quantity"], "b": b, "where_a": where, "where_b": where,
                 "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round", **best.to_dict(),
-                "failed_rounds": failed, "converged": converged, **answered(best.n, converged),
+                "failed_rounds": failed, "converged": converged, "steadiness": steadiness,
+                **answered(best.n, converged),
                 "answer": {"contender": name, "family": family, "runner_up": runner_up,
                            "margin_vs_runner_up": margin.to_dict(),
                            "separated": bool(margin.low > 1) if not math.isnan(margin.low) else False,
@@ -782,11 +819,12 @@ class _Judge:
         a, where_a = self.contender(part["a"]), self.condition(part, part["a"])
         b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
         est, failed = self.ratio(quantity, a, where_a, b, where_b, part.get("statistic"))
-        converged = self.converged(quantity, (a, where_a, self.version), (b, where_b, self.version))
+        steadiness = self.steadiness(quantity, (a, where_a, self.version), (b, where_b, self.version))
+        converged = steadiness is None or steadiness["converged"]
         return {"label": part["label"], "quantity": part["quantity"], "a": a, "b": b, "where_a": where_a,
                 "where_b": where_b, "statistic": f"geomean of per-fork {part.get('statistic') or 'mean'} ratios",
-                "pairing": "paired by round",
-                **est.to_dict(), "failed_rounds": failed, "converged": converged, **answered(est.n, converged),
+                "pairing": "paired by round", **est.to_dict(), "failed_rounds": failed, "converged": converged,
+                "steadiness": steadiness, **answered(est.n, converged),
                 "answer": {"ratio": est.to_dict()}}
 
     def run(self) -> dict:
@@ -806,7 +844,10 @@ class _Judge:
                 grown = [p["extrapolated"] for p in parts if "extrapolated" in p]
                 missing = next((g["reason"] for g in grown if g["verdict"] is None), None)
                 at_seed = [p["extrapolated"]["verdict"] if "extrapolated" in p else p["verdict"] for p in parts]
-                row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing}
+                # Checked: every line was fitted on three sizes or more, so its bend was tested (a reason marks the
+                # parts nothing checks).
+                row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing,
+                                       "checked": not missing and all(g["reason"] is None for g in grown)}
         if row["verdict"] in WITHHELD:
             # The first part that withheld it, as combine() takes the first withheld verdict.
             row["reason"] = withheld_reason(next(p for p in parts if p["verdict"] == row["verdict"]))

@@ -15,6 +15,7 @@ same verdict. Both write atomically; the ``.typ`` files hold prose and layout, n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 from pathlib import Path
@@ -24,7 +25,7 @@ import numpy as np
 import pandas as pd
 import typst
 
-from lrev import artifact, cite, config, growth, provenance, stats, studies
+from lrev import artifact, cite, config, growth, provenance, stats, steady, studies
 from lrev.claims import VERDICTS, WITHHELD
 from lrev.config import REPO, version_key
 from lrev.io import atomic_path, read_json, write_json
@@ -207,9 +208,14 @@ def matrix(claims: dict[str, Any]) -> dict[str, Any]:
             r = judged[(c["id"], version)]
             leaning = r.get("leaning")
             grown = (r.get("extrapolated") or {}).get("verdict")
+            # Untestable where no size ladder can reach the mechanism (its registry entry says why).
+            scale = next((p.get("scale") for p in r.get("parts", []) if p.get("verdict") == "untestable"), None)
             cells.append({"version": version, "verdict": r["verdict"], "leaning": leaning,
                           "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else ""),
-                          "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None})
+                          "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None,
+                          "extrapolated_checked": bool((r.get("extrapolated") or {}).get("checked")),
+                          "unladderable": bool(r["verdict"] == "untestable" and scale
+                                               and scale.get("unladderable"))})
         rows.append({"claim": c["id"], "kind": c["kind"], "cells": cells})
     # Verdicts at the seeds' sizes sit beside the measured ones and are counted apart from them.
     return {"versions": versions, "rows": rows,
@@ -343,6 +349,27 @@ def moderation_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+#: A JIT share of a steady segment above this is listed among the threats: a covariate, never a gate.
+JIT_COVARIATE = 0.02
+
+
+def steady_numbers(series: pd.DataFrame, claims: dict[str, Any]) -> dict[str, Any]:
+    """How a study's series settled (:mod:`lrev.steady`): how many forks' series fell in each class, the median
+    length of their steady segments' measured part, the verdicts withheld as unconverged, and the judged cells whose
+    sides' steady segments the JIT compiled through for more than :data:`JIT_COVARIATE` of their time."""
+    counts = {c: int((series["steady"] == c).sum()) if len(series) else 0 for c in steady.CLASSES}
+    jit = []
+    for row in claims["verdicts"]:
+        shares = [p["steadiness"]["jit_share"] for p in row["parts"] if p.get("steadiness")]
+        if shares and max(shares) > JIT_COVARIATE:
+            jit.append({"claim": row["claim"], "version": row["version"], "verdict": row["verdict"],
+                        "jit_share": f"{max(shares) * 100:.1f}%"})
+    return {"series": len(series), "classes": counts,
+            "words": [{"class": c, "count": n} for c, n in counts.items() if n],
+            "unconverged": sum(v["verdict"] == "unconverged" for v in claims["verdicts"]),
+            "jit_cells": jit, "jit_limit": f"{JIT_COVARIATE * 100:g}%"}
+
+
 def study_numbers(name: str, results: Path, versions: list[str], figures: Path, claims_file: Path) -> dict[str, Any]:
     """One study's numbers: its plug-in's, plus its claims and verdicts, judged on its own versions."""
     claims = read_json(claims_file)
@@ -368,6 +395,7 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
         "verdict_counts": grid["counts"]["by_verdict"],
         "method": method_numbers(claims),
         "aa_rows": aa_rows(claims),
+        "steady": steady_numbers(studies.get(name).load(results, claims["versions"]).series, claims),
     }
 
 
@@ -377,7 +405,15 @@ def matrix_numbers(per_study: Iterable[dict[str, Any]]) -> dict[str, Any]:
     grids = [S["matrix"] for S in per_study]
     counts = tally(c["verdict"] for m in grids for row in m["rows"] for c in row["cells"])
     grown = tally(c["extrapolated"] for m in grids for row in m["rows"] for c in row["cells"] if c.get("extrapolated"))
+    cells = [c for m in grids for row in m["rows"] for c in row["cells"]]
+    # Decided, measured or extrapolated: a measured decision, or one at the seed's size by a model its ladder checked.
+    either = sum(c["verdict"] in DECIDED or (c["verdict"] == "untestable" and c.get("extrapolated") in DECIDED
+                                             and c.get("extrapolated_checked", False)) for c in cells)
+    unladderable = sum(bool(c.get("unladderable")) for c in cells)
     return {**counts, "withheld": sum(counts["by_verdict"][v] for v in WITHHELD), "legend": legend(counts),
+            "decided_either": either,
+            "decided_either_percent": f"{either / counts['applicable'] * 100:.0f}%" if counts["applicable"] else "n/a",
+            "unladderable": unladderable,
             "versions": sorted({v for m in grids for v in m["versions"]}, key=version_key),
             "extrapolated": {"cells": grown["cells"], "words": [{"verdict": v, "count": n}
                                                               for v, n in grown["by_verdict"].items() if n]}}
@@ -450,6 +486,9 @@ def main(argv: list[str] | None = None) -> None:
                  "error_rate": 1 - stats.CONFIDENCE, "config_digest": digest,
                  # Every study the project has, whether or not this run ran it: related work cites all their seeds.
                  "studies": studies.names(), "config": resolved,
+                 # How the series were read for a steady state (a resolved config from before it had one: the
+                 # defaults the loaders used).
+                 "steady": resolved.get("steady") or dataclasses.asdict(steady.Policy()),
                  "machine": machine_numbers(per_study),
                  # The archive `./run artifact` packs this run into: the PDF names it, so that its links to the
                  # gallery still lead somewhere when the PDF travels alone.

@@ -19,11 +19,14 @@ tests/test_steady.py chose the cost and checks the penalty at this machine's per
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal, Sequence
 
 import numpy as np
+import pandas as pd
 import ruptures
 
 CLASSES = ("flat", "warm-up", "slowdown", "no steady state")
@@ -90,3 +93,111 @@ def classify(values: np.ndarray | list[float], penalty: float, min_steady: int, 
     fastest = min(kept_means[:-1])
     kind = "warm-up" if kept_means[-1] <= fastest + math.log1p(merge) else "slowdown"
     return Steady(kind, last, changepoints)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The changepoint penalty (per changepoint, in units of the series' noise, times log n) and the least length of
+    a steady segment: config ``steady.penalty`` and ``steady.min_steady``."""
+
+    penalty: float = 2.0
+    min_steady: int = 5
+
+    def __post_init__(self):
+        if not self.penalty > 0:
+            raise ValueError(f"steady.penalty must be positive, got {self.penalty}")
+        if self.min_steady < 1:
+            raise ValueError(f"steady.min_steady must be at least 1, got {self.min_steady}")
+
+
+#: Where a run's results folder keeps the policy its loaders read (written from the config by the pipeline); results
+#: without one are read with the defaults above.
+POLICY_FILE = "steady.json"
+
+
+def policy(results: Path) -> Policy:
+    """The policy of the run whose results folder is ``results``."""
+    path = Path(results) / POLICY_FILE
+    return Policy(**json.loads(path.read_text())) if path.is_file() else Policy()
+
+
+#: A cell withholds its verdict as unconverged when more than this share of a side's forks show no steady state:
+#: one such fork among three moves the interval as one noisy round does, which the t interval carries; two make
+#: the value one of a series that never settled.
+UNSTEADY_SHARE = 1 / 3
+
+
+@dataclass(frozen=True)
+class Series:
+    """Where a study keeps a fork's series: ``table``'s rows (loaded warm-up and measured alike), one series per
+    ``keys`` (with version, contender, round and fork), in the order of ``order``; its value per row is ``value``
+    (a column, or a ratio of two columns ``"ops/nanos"``), faster ``lower`` or ``higher``. ``measured`` says which rows
+    the study measured (the rest warmed up): a column and the value it has on those rows. ``time`` is the column of
+    each row's duration in nanoseconds, beside ``jit_ms``, for the JIT's share of the steady segment."""
+
+    table: str
+    keys: tuple[str, ...]
+    order: tuple[str, ...]
+    value: str
+    faster: Faster
+    measured: tuple[str, Any]
+    time: str = "nanos"
+    #: Whether the measured rows before the steady segment are left out. A held load's measured window is a sample of
+    #: the work its rate asks for (reopens with and without updates); it is classified but kept whole.
+    cut: bool = True
+
+
+IDENTITY = ("version", "contender", "round", "fork")
+
+
+def _values(rows: pd.DataFrame, value: str) -> np.ndarray:
+    top, _, bottom = value.partition("/")
+    x = rows[top].to_numpy(dtype=float)
+    if bottom:
+        x = x / rows[bottom].to_numpy(dtype=float)
+    # A reopen that applied nothing can take a microsecond; it is still a positive time, not a missing one.
+    return np.maximum(x, np.finfo(float).tiny)
+
+
+def mark(frame: pd.DataFrame, series: Series, policy: Policy) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The measured rows of ``frame`` with their series' verdict, and one row per series.
+
+    Each series (warm-up and measured rows in order) is classified (:func:`classify`). Its measured rows keep those
+    inside its final steady segment, ``stable`` 1; a series with no steady state keeps all its measured rows,
+    ``stable`` 0. Each kept row also carries its series' class (``steady``) and JIT share (``steady_jit``). The per-series table: the identity and keys, ``steady`` (the class), ``start`` (the row the steady
+    segment starts at), ``length`` (rows in the series), ``measured`` (rows kept) and ``jit_share`` (the JIT's share
+    of the kept rows' time: a covariate, never a gate)."""
+    column, measured_value = series.measured
+    keys = [*IDENTITY, *series.keys]
+    kept, rows = [], []
+    for key, group in frame.groupby(keys, sort=False):
+        # Warm-up rows first, then the measured ones, each in the order they ran.
+        group = group.assign(_measured=group[column] == measured_value).sort_values(["_measured", *series.order],
+                                                                                    kind="stable")
+        group = group.drop(columns="_measured")
+        found = classify(_values(group, series.value), policy.penalty, policy.min_steady, faster=series.faster)
+        position = np.arange(len(group))
+        is_measured = (group[column] == measured_value).to_numpy()
+        settled = found.kind != "no steady state" and series.cut
+        steady_rows = position >= found.start if settled else np.ones(len(group), bool)
+        keep = group[is_measured & steady_rows]
+        if keep.empty:  # the steady segment lies in the warm-up and the measured rows left it: keep them, unsteady
+            keep, found = group[is_measured], Steady("no steady state", found.start, found.changepoints)
+        jit = float(keep["jit_ms"].sum() * 1e6 / keep[series.time].sum()) if "jit_ms" in keep else math.nan
+        kept.append(keep.assign(stable=int(found.kind != "no steady state"), steady=found.kind, steady_jit=jit))
+        rows.append({**dict(zip(keys, key)), "steady": found.kind, "start": found.start, "length": len(group),
+                     "measured": len(keep), "jit_share": jit})
+    out = pd.concat(kept).sort_index() if kept else frame.iloc[0:0].assign(stable=0, steady="", steady_jit=0.0)
+    return out.reset_index(drop=True), pd.DataFrame(rows, columns=[*keys, "steady", "start", "length", "measured",
+                                                                   "jit_share"])
+
+
+def mark_all(frames: dict[str, pd.DataFrame], series: Sequence[Series],
+             policy: Policy) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """``frames`` with each table a ``series`` names marked (:func:`mark`), and the per-series rows of all of them,
+    a ``table`` column naming each one's table."""
+    frames, found = dict(frames), []
+    for s in series:
+        frames[s.table], rows = mark(frames[s.table], s, policy)
+        found.append(rows.assign(table=s.table))
+    return frames, pd.concat(found, ignore_index=True) if found else pd.DataFrame()

@@ -149,10 +149,24 @@ def test_no_aa_beside_a_ratio_is_said_and_the_threshold_judges():
 
 def test_an_unconverged_series_shows_the_verdict_its_interval_would_give():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
-                       stable={"FST50": [1, 1, 0, 1, 1]})
+                       stable={"FST50": [1, 0, 0, 1, 1]})
     row = _row(_registry(), results)
     assert row["verdict"] == "unconverged" and row["leaning"] == "holds"
     assert row["parts"][0]["converged"] is False
+
+
+def test_one_unsteady_fork_of_five_is_carried_by_the_interval_and_withholds_nothing():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [1, 0, 1, 1, 1]})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["verdict"] == "holds" and part["steadiness"]["unsteady"]["FST50"] == [1, 5]
+
+
+def test_a_cell_whose_every_fork_lacks_a_steady_state_is_unconverged_with_the_count():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [0] * 5})
+    row = _row(_registry(), results)
+    assert row["verdict"] == "unconverged" and "FST50: 5 of 5 forks show no steady state" in row["reason"]
 
 
 def test_a_round_that_measured_nothing_is_failed_not_an_infinite_bound():
@@ -241,7 +255,7 @@ def test_an_answer_from_two_rounds_is_underpowered_and_keeps_its_ratio():
 
 def test_an_answer_from_an_unconverged_series_is_withheld():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
-                       stable={"FST50": [1, 0, 1, 1, 1]})
+                       stable={"FST50": [1, 0, 0, 1, 1]})
     row = _row(_ratio_question(), results)
     assert row["verdict"] == "unconverged" and "ratio" in row["answer"]
 
@@ -392,7 +406,16 @@ def _scaled_registry(needs: dict | None) -> dict:
     return _one_part_registry("join", part)
 
 
-CEILING = {"quantity": "hot_share_ceiling", "at_least": 0.9, "why": "the index is too small"}
+CEILING = {"quantity": "hot_share_ceiling", "at_least": 0.9, "why": "the index is too small",
+           "unladderable": "residency is a step function of the index against the read-ahead"}
+
+
+def test_a_part_that_needs_a_size_says_how_it_is_judged_there():
+    # Neither a ladder nor a reason why none reaches the mechanism: a registry error naming the claim and part.
+    bare = {k: v for k, v in CEILING.items() if k != "unladderable"}
+    with pytest.raises(claims.RegistryError, match="part 'hot share': a part that needs a size is fitted on a size "
+                                                   "ladder .grows. or says why no ladder reaches it"):
+        _scaled_registry(bare)
 
 
 def test_a_run_below_the_size_its_mechanism_needs_is_untestable_not_failed():

@@ -7,6 +7,7 @@ import re
 import shutil
 
 import matplotlib.pyplot as plt
+import pandas as pd
 import pytest
 import typst
 from pypdf import PdfReader
@@ -425,7 +426,9 @@ def test_the_whole_paper_compiles_around_a_study_and_reads_clean(fixture_claims,
     (tmp_path / "paper" / "fx.typ").write_text(FIXTURE_SECTION)
     monkeypatch.setattr(paper, "SOURCE", tmp_path / "paper" / "lucene-revisited.typ")
     study = {**_numbers(fixture_claims)["studies"]["fx"], "claims": fixture_claims["claims"], "growth_rows": [],
-             "method": paper.method_numbers(fixture_claims)}
+             "method": paper.method_numbers(fixture_claims),
+             "steady": paper.steady_numbers(pd.DataFrame({"steady": ["flat", "warm-up", "warm-up", "no steady state"]}),
+                                            fixture_claims)}
     # One version's manifest predates the disk, huge-page and JVM-option records: the paper still compiles.
     study["provenance"] = [{**paper.provenance_row(v, _manifest(v, disk=v != VERSIONS[0])), "parameters": "10 docs"}
                            for v in VERSIONS]
@@ -477,3 +480,17 @@ def test_the_methods_print_each_groups_prior_and_its_check(fixture_claims):
          "hypervariable": 1},
         {"group": "level", "cells": 5, "d0": "∞", "s0": "20.0%", "coverage": "90.0% / 70.0%", "used": False,
          "hypervariable": 0}]
+
+
+def test_the_steady_state_numbers_count_each_class_and_list_the_cells_the_jit_compiled_through():
+    series = pd.DataFrame({"steady": ["flat", "warm-up", "warm-up", "no steady state", "slowdown"]})
+    verdicts = {"verdicts": [
+        {"claim": "x-1", "version": "10.6.0", "verdict": "holds",
+         "parts": [{"steadiness": {"converged": True, "unsteady": {}, "jit_share": 0.031}}]},
+        {"claim": "x-2", "version": "10.6.0", "verdict": "unconverged",
+         "parts": [{"steadiness": {"converged": False, "unsteady": {"a": [2, 3]}, "jit_share": 0.01}}]},
+        {"claim": "x-3", "version": "10.6.0", "verdict": "fails", "parts": [{"steadiness": None}]}]}
+    got = paper.steady_numbers(series, verdicts)
+    assert got["classes"] == {"flat": 1, "warm-up": 2, "slowdown": 1, "no steady state": 1}
+    assert got["unconverged"] == 1
+    assert got["jit_cells"] == [{"claim": "x-1", "version": "10.6.0", "verdict": "holds", "jit_share": "3.1%"}]

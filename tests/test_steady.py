@@ -3,6 +3,7 @@ noise like this machine's, are classified as Barrett et al. classify them."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from lrev import steady
@@ -79,3 +80,53 @@ def test_a_steady_rate_with_a_jit_floor_is_steady():
 def test_bad_arguments_are_refused(values, penalty, min_steady, message):
     with pytest.raises(ValueError, match=message):
         steady.classify(values, penalty, min_steady)
+
+
+def _fork(values: np.ndarray, warmup: int, fork: str = "f0") -> pd.DataFrame:
+    """One fork's series as a results table holds it: ``warmup`` warm-up rows, then measured ones."""
+    n = len(values)
+    return pd.DataFrame({"version": "10.6.0", "contender": "c", "round": 0, "fork": fork, "cell": "x",
+                         "iteration": np.r_[np.arange(warmup), np.arange(n - warmup)],
+                         "phase": ["warmup"] * warmup + ["measure"] * (n - warmup), "ms": values,
+                         "jit_ms": np.r_[np.full(warmup, 50.0), np.full(n - warmup, 1.0)],
+                         "nanos": np.full(n, 1e8)})
+
+
+SERIES = steady.Series("t", ("cell",), ("iteration",), "ms", "lower", ("phase", "measure"))
+POLICY = steady.Policy(PENALTY, MIN_STEADY)
+
+
+def test_mark_keeps_the_measured_rows_of_the_final_steady_segment():
+    # 10 warm-up rows, 30 measured; the level drops 40% after the 16th row: six measured rows ran before it.
+    rng = np.random.default_rng(4)
+    values = np.exp(np.r_[np.full(16, 0.4), np.zeros(N - 16)] + _noise(rng))
+    kept, series = steady.mark(_fork(values, 10), SERIES, POLICY)
+    assert len(kept) == N - 16 and set(kept["stable"]) == {1} and set(kept["steady"]) == {"warm-up"}
+    row = series.iloc[0]
+    assert (row["steady"], row["start"], row["length"], row["measured"]) == ("warm-up", 16, N, N - 16)
+    assert row["jit_share"] == pytest.approx(1.0 / 100)  # 1 ms of JIT in each 100 ms measured row kept
+
+
+def test_a_series_without_a_steady_state_keeps_its_measured_rows_and_says_so():
+    rng = np.random.default_rng(5)
+    values = np.exp(np.r_[np.zeros(N - 3), np.full(3, 0.5)] + _noise(rng))
+    kept, series = steady.mark(_fork(values, 10), SERIES, POLICY)
+    assert len(kept) == N - 10 and set(kept["stable"]) == {0}
+    assert series.iloc[0]["steady"] == "no steady state"
+
+
+def test_mark_reads_each_fork_alone_and_the_warm_up_rows_first_whatever_their_order_in_the_table():
+    rng = np.random.default_rng(6)
+    a = _fork(np.exp(np.r_[np.full(12, 0.5), np.zeros(N - 12)] + _noise(rng)), 12, "f0")
+    b = _fork(np.exp(_noise(rng)), 12, "f1")
+    frame = pd.concat([a, b]).sample(frac=1.0, random_state=1)  # shuffled rows
+    kept, series = steady.mark(frame, SERIES, POLICY)
+    assert dict(zip(series["fork"], series["steady"])) == {"f0": "warm-up", "f1": "flat"}
+    assert len(kept) == 2 * (N - 12)
+
+
+def test_a_policy_outside_its_range_is_refused_naming_its_key():
+    with pytest.raises(ValueError, match="steady.penalty"):
+        steady.Policy(0.0, 5)
+    with pytest.raises(ValueError, match="steady.min_steady"):
+        steady.Policy(2.0, 0)
