@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from lrev import bridge, codeinputs
+from lrev import bridge, codeinputs, steady
 from lrev import notebook as lrnotebook
 from lrev import config as lrconfig
 from lrev import io as lrio

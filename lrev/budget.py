@@ -5,8 +5,8 @@
 Snakemake first brings every study's claims up to date with the rounds its scale gives it. Then a study with a
 budget (config ``budgets.<scale>.<study>``) gets one more round while
 
-1. one of its cells is undecided where more rounds can help (inconclusive, underpowered or noise-limited: an
-   unconverged series needs a longer warm-up, not more rounds);
+1. one of its cells is undecided where more rounds can help (inconclusive or underpowered: an unconverged series
+   needs a longer warm-up, and a biased A/A a fix to the apparatus, not more rounds);
 2. it has run fewer than ``max_rounds``;
 3. one more round, at the mean wall time of its rounds so far, keeps its forks within ``minutes``.
 
@@ -38,7 +38,7 @@ from lrev import config, plan
 from lrev.io import atomic_path, read_json
 
 #: What more rounds can decide.
-UNDECIDED = ("inconclusive", "underpowered", "noise-limited")
+UNDECIDED = ("inconclusive", "underpowered")
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,25 @@
 
 The registry (claims/<study>.yaml) states each claim once, with the value the
 seed reported; this module measures the same quantity on every Lucene version
-and turns the 95% interval (:mod:`lrev.stats`: Student-t over rounds) into a
-verdict. In this order, the first that applies:
+and turns the 95% interval (:mod:`lrev.stats`: Student-t over rounds, its variance
+moderated as below) into a verdict. In this order, the first that applies:
 
 - ``untestable`` (at this scale): the run's size is below what the part's mechanism needs (its ``needs``: a
   quantity of the study that measures the size, and the least value at which the claim can hold or fail);
 - ``underpowered``: fewer than ``MIN_ROUNDS`` rounds: a t interval over two
   rounds has one degree of freedom and bounds nothing worth a verdict;
-- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it;
-- ``noise-limited``: a ratio whose A/A beside it (the study's A/A contender
-  against its baseline, same quantity, condition, version and rounds) misses
-  the registry's ``aa_tolerance``: the apparatus is not steady enough here;
-- ``unconverged``: a series the part reads never reached a steady state;
+- ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it, and the lag
+  could have produced the verdict (the registry's ``lag`` says which way a lagging side moves the quantity; a verdict
+  the lag can only have weakened is kept, and says that a side lagged);
+- ``biased``: a ratio whose A/A beside it (the study's A/A contender against the contender it repeats, same
+  quantity, condition, version and rounds) shows a bias: its interval excludes 1 and its estimate lies beyond the
+  registry's ``aa_tolerance`` either way, so two JVMs of one contender differ by more than the claim may;
+- ``unconverged``: more than a third of a side's forks show no steady state in the series the part reads (a
+  changepoint analysis of each fork's iterations, probes or reopens, :mod:`lrev.steady`; the value of a fork that
+  settled is read from its final steady segment). The JIT's share of the steady segments is recorded beside the
+  verdict (``steadiness``), a covariate that never withholds one;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
-  ``approx`` claims: lies inside the band) by the A/A noise band;
+  ``approx`` claims: lies inside the band);
 - ``fails``: the whole interval clears it on the other side (outside the band);
 - ``inconclusive``: the interval straddles the threshold, or is undefined.
 
@@ -25,11 +30,18 @@ is measured rather than judged; too few rounds or an unconverged series withhold
 it as they would a claim's verdict). The withheld verdicts of claims still say which way
 the interval leans (``leaning``: the verdict it alone would give); a question has no side to lean to.
 
-The noise band f >= 1 is the farther bound of the passing A/A interval
-(:func:`lrev.stats.noise_floor`; squared for a ratio of ratios): a verdict must
-clear its threshold by more than the largest bias two JVMs of one contender
-showed. A ratio without an A/A beside it (a version or quantity the study runs
-none on) is judged on its bare threshold and says so (``aa: null``).
+The A/A tests for bias only. It never widens a threshold: the claim's own interval is built from one value per
+round, each from JVMs of their own, so it already carries the JVM-to-JVM spread the A/A shows (noise counted once).
+A wide A/A interval centred on 1 is no bias; the claim's interval is then wide too, and says so. A ratio without an
+A/A beside it (a version or quantity the study runs none on) is judged alike and says so (``aa: null``).
+
+Few rounds, many cells: each log-scale interval (a ratio paired by round, or a positive quantity alone) borrows
+the variance of the cells of its group, those of one kind in the study (:func:`kind`). The study's claims
+are judged twice: once to collect each cell's variance of its per-round log values, then with the prior those
+give (Smyth 2004, :func:`lrev.stats.fit_prior`): a cell's variance becomes (d0·s0² + d·s²)/(d0 + d), on d0 + d
+degrees of freedom. A hypervariable cell keeps its own (:func:`lrev.stats.hypervariable`). A group uses its prior
+only where a simulation at its own spreads, taken as true, keeps the coverage near the nominal level overall and
+in its noisiest tenth (:func:`group_prior`); the claims file's ``priors`` records each group's fit and check.
 
 A multi-part claim holds only if every part holds and fails if any part fails;
 otherwise it takes the first withheld verdict among its parts (in the order above), else
@@ -55,14 +67,14 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from lrev import growth, io, rounds, stats, studies
+from lrev import growth, io, rounds, stats, steady, studies
 from lrev.studies import Quantity
 from lrev.tables import select
 
-VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "noise-limited",
+VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowered", "fell-behind", "biased",
             "unconverged", "n/a")
 #: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
-WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
+WITHHELD = ("untestable", "underpowered", "fell-behind", "biased", "unconverged")
 #: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
 #: range of two JVMs times four.
 MIN_ROUNDS = 3
@@ -114,12 +126,17 @@ _PART = {
         "versus_sum": {"type": "array", "items": {"type": "object", "minProperties": 1}, "minItems": 1},
         # With pace, the part is judged only where every side reached at least this share of the rate it was
         # asked for, in every round (the study's PACE); otherwise it is withheld as fell-behind.
+        # A verdict the lag can only have weakened is kept (the registry's ``lag`` says which way it moves the
+        # quantity); one the lag could have produced is withheld as fell-behind.
         "pace": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
         # With needs, the part is judged only where the study's size ``quantity`` (same condition as side a) is at
         # least ``at_least`` in every fork of a; otherwise it is withheld as untestable at this scale, ``why``.
+        # ``unladderable`` says why no size ladder can reach the mechanism (a part that needs a size and has no
+        # ``grows`` must say it); such cells are counted apart from the untestable ones a ladder could reach.
         "needs": {"type": "object", "required": ["quantity", "at_least", "why"], "additionalProperties": False,
                   "properties": {"quantity": {"type": "string"}, "at_least": {"type": "number"},
-                                 "why": {"type": "string", "minLength": 1}}},
+                                 "why": {"type": "string", "minLength": 1},
+                                 "unladderable": {"type": "string", "minLength": 1}}},
         # With grows, the part is judged a second time at the seed's size ``at``, which the run did not reach: per
         # round, a line (lrev.growth, ``model``; one per side under ratio-linear) through its value at every ``over``
         # of the condition that the results hold for every side, each placed at the study quantity ``size`` of side a
@@ -153,8 +170,12 @@ REGISTRY_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "study": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
-        # The A/A gate: a ratio is judged only beside an A/A interval inside [1/t, t].
+        # The A/A's bias tolerance: a ratio is withheld when its A/A excludes 1 and lies beyond [1/t, t].
         "aa_tolerance": {"type": "number", "exclusiveMinimum": 1},
+        # Which way a side that fell behind its asked rate moves each paced quantity: it did less work than asked,
+        # so it ``understates`` a cost that grows with the work, ``overstates`` one that the work competes with, or
+        # moves it ``either`` way.
+        "lag": {"type": "object", "additionalProperties": {"enum": ["understates", "overstates", "either"]}},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "aliases": {"type": "object"},
         "claims": {
@@ -224,9 +245,10 @@ def validate(registry: dict) -> None:
         for part in claim["parts"]:
             if part.get("answer") == "ratio" and "a" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a ratio answer needs a (a ÷ b)")
-            if "grows" in part and {"c", "versus_sum", "answer"} & set(part):
-                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b or one "
-                                    f"side, not a ratio of ratios, a saving or an answer")
+            if "grows" in part and ({"versus_sum", "answer"} & set(part)
+                                    or ("c" in part and part["grows"].get("model", "loglog") != "loglog")):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b, one side, "
+                                    f"or a ratio of ratios on the loglog model; not a saving or an answer")
             if part.get("grows", {}).get("model") in growth.SIDED and "b" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': the {part['grows']['model']} model fits a "
                                     f"ratio's two sides, and the part has no b")
@@ -236,6 +258,13 @@ def validate(registry: dict) -> None:
                 except re.error as err:
                     raise RegistryError(f"claim {cid}, part '{part['label']}': grows.rungs is not a regular "
                                         f"expression: {err}") from None
+            if "needs" in part and ("grows" in part) == ("unladderable" in part["needs"]):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': a part that needs a size is fitted on a "
+                                    f"size ladder (grows) or says why no ladder reaches it (needs.unladderable), "
+                                    f"one of the two")
+            if "pace" in part and part["quantity"] not in registry.get("lag", {}):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': a pace needs the way a lagging side moves "
+                                    f"'{part['quantity']}', and the registry's lag does not state it")
             if part["quantity"] not in quantities:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': unknown quantity '{part['quantity']}' "
                                     f"(study {registry['study']} has: {', '.join(quantities)})")
@@ -258,22 +287,20 @@ def load_registry(path: str | Path) -> dict:
     return registry
 
 
-def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[float] | None = None,
-          noise: float = 1.0) -> str:
-    """Verdict of one measured estimate against its expectation, each side cleared by the noise band
-    ``noise`` (see module docstring): an apparatus bias of up to that factor either way cannot decide it."""
+def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[float] | None = None) -> str:
+    """Verdict of one measured estimate against its expectation (see module docstring)."""
     low, high = est.low, est.high
     if math.isnan(low) or math.isnan(high) or math.isnan(threshold):
         return "inconclusive"
     if direction == "approx":
         lo, hi = band
-        if lo * noise <= low and high <= hi / noise:
+        if lo <= low and high <= hi:
             return "holds"
-        return "fails" if high < lo / noise or low > hi * noise else "inconclusive"
+        return "fails" if high < lo or low > hi else "inconclusive"
     if direction == "greater":
-        return "holds" if low > threshold * noise else "fails" if high <= threshold / noise else "inconclusive"
+        return "holds" if low > threshold else "fails" if high <= threshold else "inconclusive"
     if direction == "less":
-        return "holds" if high < threshold / noise else "fails" if low >= threshold * noise else "inconclusive"
+        return "holds" if high < threshold else "fails" if low >= threshold else "inconclusive"
     raise ValueError(f"unknown direction {direction!r}")
 
 
@@ -287,10 +314,10 @@ def combine(verdicts: Sequence[str]) -> str:
     return next((v for v in WITHHELD if v in verdicts), "inconclusive")
 
 
-def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: bool, paced: bool = True,
+def withhold(interval_verdict: str, n: int, biased: bool, converged: bool, paced: bool = True,
              scaled: bool = True) -> str:
     """The part's verdict: the interval's, unless a run below the size its mechanism needs, too few rounds, a
-    side that fell behind its asked rate, a failed A/A gate or an unconverged series withholds it (in that
+    side that fell behind its asked rate, an A/A that shows a bias or an unconverged series withholds it (in that
     order)."""
     if not scaled:
         return "untestable"
@@ -298,8 +325,8 @@ def withhold(interval_verdict: str, n: int, aa_passes: bool | None, converged: b
         return "underpowered"
     if not paced:
         return "fell-behind"
-    if aa_passes is False:
-        return "noise-limited"
+    if biased:
+        return "biased"
     if not converged:
         return "unconverged"
     return interval_verdict
@@ -323,38 +350,129 @@ def withheld_reason(part: dict) -> str:
     elif verdict == "fell-behind":
         pace = part["pace"]
         why = (f"{pace['slowest']} reached {pace['lowest']:.0%} of its asked rate, under the {pace['required']:.0%} "
-               "required")
-    elif verdict == "noise-limited":
+               f"required, and a lag that moves the value {pace['moves']} could have produced the verdict")
+    elif verdict == "biased":
         aa = part["aa"]
-        missed = ("measured nothing" if aa["low"] is None else
-                  f"[{aa['low']:.3g}, {aa['high']:.3g}] is not within ×{aa['tolerance']:g}: two JVMs of one "
-                  "contender disagree by more than the claim may")
-        why = f"the A/A {aa['a']} ÷ {aa['b']} {missed}"
+        why = (f"the A/A {aa['a']} ÷ {aa['b']} is {aa['value']:.3g} [{aa['low']:.3g}, {aa['high']:.3g}]: two JVMs "
+               f"of one contender differ beyond ×{aa['tolerance']:g}, and beyond chance")
     else:
-        why = "a series it reads never reached a steady state"
+        unsteady = (part.get("steadiness") or {}).get("unsteady", {})
+        why = "; ".join(f"{c}: {k} of {n} forks show no steady state" for c, (k, n) in unsteady.items() if k) or \
+            "a series it reads never reached a steady state"
     return f"{part['label']}: {why}"
 
 
 def answered(n: int, converged: bool) -> dict[str, str]:
     """A question's verdict: ``answer``, unless too few rounds or an unconverged series withhold it as they would a
     claim's. The answer itself is kept either way; it has no side to lean to."""
-    return {"verdict": withhold("answer", n, None, converged)}
+    return {"verdict": withhold("answer", n, False, converged)}
 
 
-def _noisiness(aa: stats.Estimate) -> float:
-    """An A/A's noise floor; one without an interval (every round failed) counts as the noisiest, whatever order the
-    A/As come in, and its gate fails."""
-    floor = stats.noise_floor(aa.low, aa.high)
-    return math.inf if math.isnan(floor) else floor
+def lag_moves(lag: str, lagging: Sequence[int], plain_ratio: bool) -> str | None:
+    """Which way the sides at positions ``lagging`` (0: a, 1: b), having fallen behind their asked rate, moved the
+    part's value: ``up`` (above what the asked rate would give), ``down``, ``either``, or None when none lagged.
+    ``lag`` is the registry's word for the quantity; a side of a ratio of ratios or of a saving moves it either
+    way, as does a quantity the lag moves either way."""
+    if not lagging:
+        return None
+    if lag == "either" or not (plain_ratio or set(lagging) == {0}):
+        return "either"
+    side = "down" if lag == "understates" else "up"
+    moves = {side if i == 0 else {"up": "down", "down": "up"}[side] for i in lagging}
+    return moves.pop() if len(moves) == 1 else "either"
+
+
+def could_produce(verdict: str, expect: dict, est: stats.Estimate, moves: str | None) -> bool:
+    """Whether a lag that moved the value ``moves`` could have produced ``verdict``: a verdict that the lag can only
+    have weakened (its interval would lie farther on the same side had every side kept its rate) it could not."""
+    if moves is None or verdict not in ("holds", "fails"):
+        return False
+    if moves == "either":
+        return True
+    direction = expect["direction"]
+    if direction == "approx":
+        if verdict == "holds":
+            return True
+        above = est.low > expect["band"][1]  # it fails above the band, else below it
+        return above == (moves == "up")
+    says_high = (direction == "greater") == (verdict == "holds")
+    return says_high == (moves == "up")
+
+
+def biased(aa: stats.Estimate, tolerance: float) -> bool:
+    """Whether an A/A ratio shows a bias: its interval excludes 1 and its estimate lies beyond ×``tolerance``
+    either way. An A/A without an interval (fewer than two measured rounds) shows none: it tests nothing."""
+    if math.isnan(aa.low) or math.isnan(aa.high):
+        return False
+    return (aa.low > 1 or aa.high < 1) and abs(math.log(aa.value)) > math.log(tolerance)
+
+
+def _offset(aa: stats.Estimate) -> float:
+    """How far an A/A's estimate lies from 1, either way; one that measured nothing lies nowhere."""
+    return 0.0 if math.isnan(aa.value) else abs(math.log(aa.value))
+
+
+def kind(pairing: str, quantity: Quantity) -> str | None:
+    """What a part's interval is over: ``ratio`` for a ratio paired by round (the spread of two JVMs' log ratio),
+    ``level`` for a positive quantity judged alone (one JVM's log value); None for an interval on the quantity's own
+    scale, which has units of its own and borrows nothing. The cells of one kind in a study share a variance prior.
+    One prior per quantity was tried too: on a default run's spreads its groups of two to a dozen cells gave priors
+    too unsure to keep the coverage at three rounds (tests/test_moderation_coverage.py's simulation, 93.9% overall),
+    where the study's whole kind keeps it."""
+    if pairing == "paired by round":
+        return "ratio"
+    return "level" if quantity.positive and not quantity.share else None
+
+
+#: How far below the nominal confidence a group's simulated coverage may fall, overall and in its noisiest tenth,
+#: for its moderation to be used (:func:`group_prior`).
+COVERAGE_SLACK = {"overall": 0.01, "noisiest": 0.05}
+#: Replicates of that simulation: enough to tell 94% from 95% over a group's cells, quick in the claims step.
+COVERAGE_REPLICATES = 400
+
+
+def group_prior(variances: Sequence[float], dfs: Sequence[int], confidence: float) -> tuple[stats.Prior, dict]:
+    """A group's prior (:func:`lrev.stats.fit_prior`) and what was found of it: used only where a simulation at the
+    group's own spreads (taken as true) and rounds keeps the coverage within :data:`COVERAGE_SLACK` of
+    ``confidence``, overall and in its noisiest tenth of cells. A group that fails keeps each cell's plain t interval,
+    and says so."""
+    variances, dfs = np.asarray(variances, dtype=float), np.asarray(dfs, dtype=int)
+    prior = stats.fit_prior(variances, dfs)
+    record: dict[str, Any] = {**prior.to_dict(), "used": False, "coverage": None}
+    if prior.df == 0:
+        return stats.NO_PRIOR, record
+    sds = np.sqrt(variances)
+    hits = stats.coverage_by_cell(sds, dfs + 1, confidence=confidence, replicates=COVERAGE_REPLICATES)
+    coverage = {"overall": float(hits.mean()), "noisiest": float(hits[sds >= np.quantile(sds, 0.9)].mean())}
+    used = all(coverage[k] >= confidence - slack for k, slack in COVERAGE_SLACK.items())
+    return (prior if used else stats.NO_PRIOR), {**record, "used": used, "coverage": coverage}
 
 
 class _Judge:
-    """Measures one claim's parts on one version of the loaded results of ``study``."""
+    """Measures one claim's parts on one version of the loaded results of ``study``. Each log-scale interval takes
+    its variance from ``priors`` (:func:`lrev.stats.moderate`) and is recorded in ``spreads``, keyed by what it
+    measures, so that a cell two claims share counts once in the fit."""
 
     def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
-                 confidence: float):
+                 confidence: float, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]],
+                 lag: dict[str, str]):
         self.study, self.claim, self.version, self.results = study, claim, version, results
-        self.aa_tolerance, self.confidence = aa_tolerance, confidence
+        self.aa_tolerance, self.confidence, self.lag = aa_tolerance, confidence, lag
+        self.priors, self.spreads = priors, spreads
+
+    def moderate(self, est: stats.Estimate, group: str | None, key: tuple) -> tuple[stats.Estimate, dict | None]:
+        """``est`` with its group's prior, and what the moderation did; the cell's variance enters the fit."""
+        if group is None:
+            return est, None
+        s = stats.log_spread(est, self.confidence)
+        if not math.isnan(s):
+            self.spreads[key] = (group, s * s, est.n - 1)
+        prior = self.priors.get(group, stats.NO_PRIOR)
+        moderated, df = stats.moderate(est, prior, self.confidence)
+        own = not math.isnan(s) and bool(stats.hypervariable(s * s, est.n - 1, prior))
+        # The group's prior, and whether it was used, are the study's (``priors`` in the claims file).
+        return moderated, {"group": group, "df": None if math.isinf(df) else df, "hypervariable": own,
+                           "plain": {"low": est.low, "high": est.high}}
 
     def fail(self, what: str) -> MissingResultError:
         return MissingResultError(f"claim {self.claim['id']}, version {self.version}: {what}")
@@ -434,20 +552,23 @@ class _Judge:
 
     def pace(self, part: dict, sides: list[tuple[str, dict, str]]) -> dict:
         """The lowest share of its asked rate that any side's fork reached in any round (mean over the fork's
-        rows of the study's PACE table in that cell), whether every one reached ``part["pace"]``, and which
-        side reached least."""
+        rows of the study's PACE table in that cell), whether every one reached ``part["pace"]``, which side
+        reached least, and the positions (in ``sides``) of those that did not."""
         pace = getattr(self.study, "PACE", None)
         if pace is None:
             raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': pace needs a study that "
                                 "records the rate it reached (PACE)")
-        lowest, slowest = math.inf, None
-        for contender, where, version in sides:
+        lowest, slowest, lagging = math.inf, None, []
+        for i, (contender, where, version) in enumerate(sides):
             rows = self.rows(pace.table, pace.achieved, contender, where, version)
             forks = rows.groupby("round")[[pace.achieved, pace.asked]].mean()
             share = float((forks[pace.achieved] / forks[pace.asked]).min())
+            if share < part["pace"]:
+                lagging.append(i)
             if share < lowest:
                 lowest, slowest = share, contender
-        return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "kept": lowest >= part["pace"]}
+        return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "reached": not lagging,
+                "lagging": lagging}
 
     def scale(self, part: dict, quantity: Quantity, a: str, where: dict, version: str) -> dict:
         """The least value of the part's ``needs`` quantity over side a's forks, and whether it reaches
@@ -464,8 +585,26 @@ class _Judge:
         lowest = float(rows[size.column].min())
         return {**needs, "lowest": lowest, "kept": lowest >= needs["at_least"]}
 
+    def steadiness(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> dict | None:
+        """Whether the part's series settled: per side, its forks and those whose series shows no steady state
+        (:mod:`lrev.steady`); ``converged`` unless more than :data:`lrev.steady.UNSTEADY_SHARE` of a side's forks
+        show none; ``jit_share``, the most the JIT took of a side's steady segments (a covariate). None for a
+        quantity that reads no series."""
+        if not quantity.converges:
+            return None
+        unsteady, jit = {}, 0.0
+        for contender, where, version in sides:
+            rows = self.samples(quantity, contender, where, version)
+            forks = rows.groupby(["round", "fork"])["stable"].min()
+            unsteady[contender] = [int((forks == 0).sum()), int(forks.size)]
+            if "steady_jit" in rows:
+                jit = max(jit, float(rows.groupby(["round", "fork"])["steady_jit"].first().max()))
+        converged = all(k <= steady.UNSTEADY_SHARE * n for k, n in unsteady.values())
+        return {"converged": converged, "unsteady": unsteady, "jit_share": jit}
+
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
-        return not quantity.converges or all(self.samples(quantity, c, w, v)["stable"].all() for c, w, v in sides)
+        found = self.steadiness(quantity, *sides)
+        return found is None or found["converged"]
 
     def aa_pairs(self, contenders: list[str]) -> list[tuple[str, str]]:
         """(A/A contender, the contender it repeats) for each of ``contenders``: the study's ``aa_of`` where it
@@ -476,13 +615,15 @@ class _Judge:
     def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None,
            contenders: list[str]) -> tuple[stats.Estimate, str, str] | None:
         """The A/A ratio beside a part (A/A contender ÷ the contender it repeats, same quantity, condition,
-        version and statistic) with its two names: of the A/As its contenders map to, the noisiest, so that a
-        ratio is gated by the noise of each of its sides. None where the study ran none of them."""
+        version and statistic) with its two names: of the A/As its contenders map to, a biased one first, else the
+        one farthest from 1, so that a bias on either side of a ratio withholds it. None where the study ran none of
+        them. Its interval is its own t interval: a bias withholds a verdict only on the A/A's own evidence."""
         found = []
         for aa, base in self.aa_pairs(contenders):
             if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
-                found.append((self.ratio(quantity, aa, where, base, where, statistic, version, version)[0], aa, base))
-        return max(found, key=lambda f: _noisiness(f[0])) if found else None
+                est = self.ratio(quantity, aa, where, base, where, statistic, version, version)[0]
+                found.append((est, aa, base))
+        return max(found, key=lambda f: (biased(f[0], self.aa_tolerance), _offset(f[0]))) if found else None
 
     def part(self, part: dict) -> dict:
         if "answer" in part:
@@ -526,38 +667,42 @@ class _Judge:
             else:
                 est = rounds.location(rows, quantity.column, statistic or "mean", self.confidence)
             est = stats.share(est) if quantity.share else est
+        key = (part["quantity"], statistic, *((c, tuple(sorted(w.items())), v) for c, w, v in sides))
+        est, moderation = self.moderate(est, kind(pairing, quantity), key)
         expect = part["expect"]
-        gate = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
-                                                         [s[0] for s in sides])
-        aa, aa_names = (None, None) if gate is None else (gate[0], gate[1:])
+        check = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
+                                                          [s[0] for s in sides])
+        aa, aa_names = (None, None) if check is None else (check[0], check[1:])
         tolerance = self.aa_tolerance
-        passes = None if aa is None else bool(1 / tolerance <= aa.low and aa.high <= tolerance)
-        noise = 1.0
+        bias = aa is not None and biased(aa, tolerance)
         timed = list(sides)
-        if passes:
-            # A ratio of ratios, or of savings, carries the bias of two ratios.
-            noise = stats.noise_floor(aa.low, aa.high) ** (2 if {"c", "versus_sum"} & set(part) else 1)
+        if aa is not None:
             sides.append((aa_names[0], where_a, version_b))
-        leaning = judge(est, expect["direction"], expect["value"], expect.get("band"), noise)
-        converged = self.converged(quantity, *sides)
+        leaning = judge(est, expect["direction"], expect["value"], expect.get("band"))
+        steadiness = self.steadiness(quantity, *sides)
+        converged = steadiness is None or steadiness["converged"]
         pace = self.pace(part, timed) if "pace" in part else None
+        if pace is not None:
+            pace["moves"] = lag_moves(self.lag.get(part["quantity"], "either"), pace["lagging"],
+                                      "b" in part and not {"c", "versus_sum"} & set(part))
+            pace["kept"] = pace["reached"] or not could_produce(leaning, expect, est, pace["moves"])
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
-        verdict = withhold(leaning, est.n, passes, converged, pace is None or pace["kept"],
+        verdict = withhold(leaning, est.n, bias, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
         if "grows" in part:
-            out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, noise, passes)
+            out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, bias)
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
                 else f"mean of per-fork {statistic or 'mean'}", "pairing": pairing, **est.to_dict(),
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
                 "aa": None if aa is None else {**aa.to_dict(), "a": aa_names[0], "b": aa_names[1],
-                                               "tolerance": tolerance, "passes": passes,
+                                               "tolerance": tolerance, "biased": bias,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
-                "noise_band": noise, "converged": converged, "pace": pace, "scale": scale, "verdict": verdict,
-                "leaning": leaning if verdict in WITHHELD else None}
+                "moderation": moderation, "converged": converged, "steadiness": steadiness, "pace": pace,
+                "scale": scale, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None}
 
     def extrapolate(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], statistic: str | None,
-                    noise: float, passes: bool | None) -> dict:
+                    bias: bool) -> dict:
         """The part at the seed's size (its ``grows``), judged as the measured part is, from the per-round lines
         through its ladder: no verdict, and why, from one size or from a ladder that bends away from a line."""
         grows = part["grows"]
@@ -576,7 +721,8 @@ class _Judge:
         values: dict[float, pd.Series] = {}
         sided: dict[float, list[pd.Series]] = {}
         rungs: dict[float, Any] = {}
-        converged = paced = True
+        converged = True
+        moves: set[str] = set()
         measured = sorted(set(select(frame, version=version_a, contender=a, **rest)[over]))
         for rung in [r for r in measured if re.fullmatch(grows.get("rungs", ".*"), str(r))]:
             at = [(c, {**w, over: rung}, v) for c, w, v in sides]
@@ -585,7 +731,10 @@ class _Judge:
                 continue
             per_side = [pd.Series({r: float(fn(x)) for r, x in rounds.by_round(f, quantity.column).items()})
                         for f in frames]
+            # a ÷ b, or (a ÷ b) ÷ (c ÷ d) for a gain against a gain, or a side alone.
             ratio = per_side[0] / per_side[1] if len(per_side) > 1 else per_side[0]
+            if len(per_side) == 4:
+                ratio = ratio / (per_side[2] / per_side[3])
             # A round without a finite value (a side measured nothing), or, fitted in logs, without a positive one
             # (under ratio-linear: on both sides), is left out as a failed round is from a ratio.
             keep = np.isfinite(ratio)
@@ -600,8 +749,10 @@ class _Judge:
                                 f"sizes must differ")
             values[docs], sided[docs], rungs[docs] = ratio, per_side, rung
             converged = converged and self.converged(quantity, *at)
-            # A rung whose side fell behind its asked rate withholds the fit as it would the part there.
-            paced = paced and ("pace" not in part or self.pace(part, at)["kept"])
+            # A rung whose side fell behind its asked rate moves the fit as it would move the part there.
+            if "pace" in part:
+                moves.add(lag_moves(self.lag.get(part["quantity"], "either"), self.pace(part, at)["lagging"],
+                                    "b" in part))
         table = pd.DataFrame(values)
         out: dict[str, Any] = {"over": over, "at": grows["at"], "why": grows["why"], "model": model,
                                "rungs": [rungs[d] for d in sorted(rungs)],
@@ -623,8 +774,11 @@ class _Judge:
             return {**out, "reason": "a side's line falls to zero or below before the seed's size, where the model "
                                      "no longer holds"}
         expect = part["expect"]
-        leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"), noise)
-        verdict = withhold(leaning, fit.prediction.n, passes, converged, paced)
+        leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"))
+        moved = moves - {None}
+        paced = not could_produce(leaning, expect, fit.prediction,
+                                  None if not moved else moved.pop() if len(moved) == 1 else "either")
+        verdict = withhold(leaning, fit.prediction.n, bias, converged, paced)
         unchecked = None
         if math.isnan(fit.prediction.high) and fit.prediction.n >= 2:
             unchecked = "side b at the seed's size cannot be told from zero, so the ratio's interval there is unbounded"
@@ -650,10 +804,12 @@ class _Judge:
         margin = self.ratio(quantity, name, where, runner_up, where, None)[0]
         # A study may group contenders into families comparable across versions.
         family = rows.loc[rows["contender"] == name, "family"].iloc[0] if "family" in rows else name
-        converged = self.converged(quantity, *((c, where, self.version) for c in candidates))
+        steadiness = self.steadiness(quantity, *((c, where, self.version) for c in candidates))
+        converged = steadiness is None or steadiness["converged"]
         return {"label": part["label"], "quantity": part["quantity"], "b": b, "where_a": where, "where_b": where,
                 "statistic": "geomean of per-fork mean ratios", "pairing": "paired by round", **best.to_dict(),
-                "failed_rounds": failed, "converged": converged, **answered(best.n, converged),
+                "failed_rounds": failed, "converged": converged, "steadiness": steadiness,
+                **answered(best.n, converged),
                 "answer": {"contender": name, "family": family, "runner_up": runner_up,
                            "margin_vs_runner_up": margin.to_dict(),
                            "separated": bool(margin.low > 1) if not math.isnan(margin.low) else False,
@@ -663,11 +819,12 @@ class _Judge:
         a, where_a = self.contender(part["a"]), self.condition(part, part["a"])
         b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
         est, failed = self.ratio(quantity, a, where_a, b, where_b, part.get("statistic"))
-        converged = self.converged(quantity, (a, where_a, self.version), (b, where_b, self.version))
+        steadiness = self.steadiness(quantity, (a, where_a, self.version), (b, where_b, self.version))
+        converged = steadiness is None or steadiness["converged"]
         return {"label": part["label"], "quantity": part["quantity"], "a": a, "b": b, "where_a": where_a,
                 "where_b": where_b, "statistic": f"geomean of per-fork {part.get('statistic') or 'mean'} ratios",
-                "pairing": "paired by round",
-                **est.to_dict(), "failed_rounds": failed, "converged": converged, **answered(est.n, converged),
+                "pairing": "paired by round", **est.to_dict(), "failed_rounds": failed, "converged": converged,
+                "steadiness": steadiness, **answered(est.n, converged),
                 "answer": {"ratio": est.to_dict()}}
 
     def run(self) -> dict:
@@ -687,7 +844,10 @@ class _Judge:
                 grown = [p["extrapolated"] for p in parts if "extrapolated" in p]
                 missing = next((g["reason"] for g in grown if g["verdict"] is None), None)
                 at_seed = [p["extrapolated"]["verdict"] if "extrapolated" in p else p["verdict"] for p in parts]
-                row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing}
+                # Checked: every line was fitted on three sizes or more, so its bend was tested (a reason marks the
+                # parts nothing checks).
+                row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing,
+                                       "checked": not missing and all(g["reason"] is None for g in grown)}
         if row["verdict"] in WITHHELD:
             # The first part that withheld it, as combine() takes the first withheld verdict.
             row["reason"] = withheld_reason(next(p for p in parts if p["verdict"] == row["verdict"]))
@@ -699,14 +859,25 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
     growing rounds allow (:func:`lrev.stats.sequential_confidence`; one: the plain 95%)."""
     study = studies.get(registry["study"])
     confidence = stats.sequential_confidence(looks)
-    verdicts = []
-    for claim in registry["claims"]:
-        for version in registry["versions"]:
-            if version in claim["not_applicable"]:
-                verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"], "verdict": "n/a",
-                                 "reason": claim["not_applicable"][version], "parts": []})
-            else:
-                verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence).run())
+
+    def judged(priors: dict[str, stats.Prior], spreads: dict) -> list[dict]:
+        verdicts = []
+        for claim in registry["claims"]:
+            for version in registry["versions"]:
+                if version in claim["not_applicable"]:
+                    verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"],
+                                     "verdict": "n/a", "reason": claim["not_applicable"][version], "parts": []})
+                else:
+                    verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence,
+                                           priors, spreads, registry.get("lag", {})).run())
+        return verdicts
+
+    # Judged once with each cell's own variance to collect the study's variances, then with the priors they give.
+    spreads: dict[tuple, tuple[str, float, int]] = {}
+    judged({}, spreads)
+    fitted = {g: group_prior([v for h, v, _ in spreads.values() if h == g], [d for h, _, d in spreads.values() if h == g],
+                             confidence) for g in sorted({g for g, _, _ in spreads.values()})}
+    verdicts = judged({g: prior for g, (prior, _) in fitted.items()}, {})
     return {
         "study": registry["study"],
         "versions": registry["versions"],
@@ -714,6 +885,7 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
         "min_rounds": MIN_ROUNDS,
         "looks": looks,
         "confidence": confidence,
+        "priors": {g: record for g, (_, record) in fitted.items()},
         "claims": [{k: c[k] for k in ("id", "seed", "kind", "statement", "quote", "claimed")}
                    for c in registry["claims"]],
         "verdicts": verdicts,

@@ -28,7 +28,8 @@ SCHEMA_FILE = REPO / "config" / "schema.yaml"
 REFERENCE_FILE = REPO / "config" / "README.md"
 SHIMS_DIR = REPO / "engine" / "shims"
 #: The keys of config/schema.yaml; every other top-level key is a study's block.
-GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales", "budgets")
+GENERIC_KEYS = ("scale", "outdir", "heap", "lucene_versions", "exclusive_scales", "studies", "scales", "budgets",
+                "steady")
 
 
 def _key_path(path: Any) -> str:
@@ -110,11 +111,16 @@ class Config:
     def lucene_versions(self) -> list[str]:
         return list(self.raw["lucene_versions"])
 
+    @property
+    def steady(self) -> dict[str, Any]:
+        """How a fork's series is read for a steady state (``steady``, :class:`lrev.steady.Policy`)."""
+        return dict(self.raw["steady"])
+
     def resolved(self) -> dict[str, Any]:
-        """What the run measures: the scale, whether measurements had the machine to themselves, the versions
-        and each study's effective settings (not where the outputs go)."""
+        """What the run measures: the scale, whether measurements had the machine to themselves, the versions,
+        how a series' steady state is read, and each study's effective settings (not where the outputs go)."""
         return {"scale": self.scale, "exclusive": self.exclusive, "lucene_versions": self.lucene_versions,
-                "studies": self.studies}
+                "steady": self.steady, "studies": self.studies}
 
     @property
     def digest(self) -> str:

@@ -8,13 +8,13 @@ sha256 of every table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-from lrev import engine, provenance, warmup
+from lrev import engine, provenance, steady, warmup
 from lrev.config import version_key
 from lrev.io import read_json, sha256_file, verify, write_json, write_parquet
 
@@ -27,6 +27,9 @@ class Results:
     with their version; ``manifests`` holds each version's manifest, oldest version first."""
 
     manifests: dict[str, dict]
+    #: One row per fork's series (:func:`lrev.steady.mark`): its changepoint class, where its steady segment starts,
+    #: and the JIT's share of it; a ``table`` column names the table it came from.
+    series: pd.DataFrame = field(default_factory=pd.DataFrame, kw_only=True)
 
     @property
     def versions(self) -> tuple[str, ...]:
@@ -82,12 +85,14 @@ def write_each(results_dir: Callable[[str], Path], versions: Sequence[str], *, s
             for version in versions]
 
 
-def load(base: Path, versions: Sequence[str], tables: Sequence[str],
-         measured_only: bool = True) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
+def load(base: Path, versions: Sequence[str], tables: Sequence[str], measured_only: bool = True,
+         series: Sequence[steady.Series] = ()) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
     """The ``tables`` of ``versions`` (oldest first) below ``base`` (``results/<study>``), each version's
     rows concatenated, and the manifests by version. A missing or altered file is an error naming it.
     With ``measured_only``, rows of a table with a ``phase`` column keep ``phase == "measure"`` only:
-    warm-up iterations exist to reach a steady state and would bias every statistic."""
+    warm-up iterations exist to reach a steady state and would bias every statistic. A table a ``series`` names
+    keeps the measured rows of each fork's final steady segment instead (:func:`lrev.steady.mark`, at the policy of
+    the results folder above ``base``), and the frames gain ``series``, one row per fork's series."""
     ordered = sorted(versions, key=version_key)
     manifests = {}
     for version in ordered:
@@ -103,4 +108,10 @@ def load(base: Path, versions: Sequence[str], tables: Sequence[str],
             frame = frame[frame["phase"] == "measure"].reset_index(drop=True)
         return frame
 
-    return {name: read(name) for name in tables}, manifests
+    marked = {s.table for s in series}
+    frames = {name: read(name) if name not in marked else
+              pd.concat([pd.read_parquet(Path(base) / v / f"{name}.parquet") for v in ordered], ignore_index=True)
+              for name in tables}
+    if series:
+        frames, frames["series"] = steady.mark_all(frames, series, steady.policy(Path(base).parent))
+    return frames, manifests

@@ -15,6 +15,7 @@ same verdict. Both write atomically; the ``.typ`` files hold prose and layout, n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 from pathlib import Path
@@ -24,7 +25,7 @@ import numpy as np
 import pandas as pd
 import typst
 
-from lrev import artifact, cite, config, growth, provenance, stats, studies
+from lrev import artifact, cite, config, growth, provenance, stats, steady, studies
 from lrev.claims import VERDICTS, WITHHELD
 from lrev.config import REPO, version_key
 from lrev.io import atomic_path, read_json, write_json
@@ -34,7 +35,7 @@ SOURCE = REPO / "paper" / "lucene-revisited.typ"
 DECIDED = ("holds", "fails", "answer")
 #: A cell's mark in the verdict matrix, beside its colour, so that it reads in grey print too (n/a: left blank).
 MARKS = {"holds": "✓", "fails": "✗", "answer": "A", "inconclusive": "?", "untestable": "s", "underpowered": "n",
-         "fell-behind": "b", "noise-limited": "≈", "unconverged": "u", "n/a": ""}
+         "fell-behind": "b", "biased": "≠", "unconverged": "u", "n/a": ""}
 #: Which way a withheld verdict's interval leans; leaning "inconclusive" leans neither way and has no mark.
 LEANING_MARKS = {"holds": "↑", "fails": "↓", "inconclusive": ""}
 
@@ -63,20 +64,39 @@ def estimate(e: dict[str, Any], digits: int = 3) -> str:
     return f"{fmt(e.get('value'), digits)} {interval(e.get('low'), e.get('high'), digits, e.get('n'))}"
 
 
-def aa_gate(part: dict[str, Any]) -> str:
-    """What the A/A gate beside a ratio part said: the A/A interval, whether it passed, and the noise band the
-    part's interval had to clear; empty for a part that is no ratio of two forks."""
+def aa_check(part: dict[str, Any]) -> str:
+    """What the A/A beside a ratio part said: its interval, and whether it shows a bias; empty for a part that is no
+    ratio of two forks."""
     if part.get("pairing") != "paired by round":
         return ""
     aa = part.get("aa")
     if aa is None:
-        # The study runs no A/A here, so the bare threshold judged it.
+        # The study runs no A/A here: nothing tested the apparatus for a bias.
         return "no A/A"
-    within = f"within ±{(aa['tolerance'] - 1) * 100:.0f}%"
     named = f"A/A {aa['a']} ÷ {aa['b']} {estimate(aa)}"
-    if not aa["passes"]:
-        return f"{named} ✗ not {within}"
-    return f"{named} ✓ {within}, noise band ×{fmt(part.get('noise_band'))}"
+    beyond = f"beyond ×{fmt(aa['tolerance'])}"
+    return f"{named} ≠ biased {beyond}" if aa["biased"] else f"{named}: no bias {beyond}"
+
+
+def aa_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every A/A the study's claims were checked against, once each (its two contenders, quantity, condition,
+    version and statistic), with its estimate, whether it shows a bias, and the claims it withheld as ``biased`` on
+    that version."""
+    rows: dict[tuple, dict[str, Any]] = {}
+    for verdict in claims["verdicts"]:
+        for part in verdict["parts"]:
+            aa = part.get("aa")
+            if not aa:
+                continue
+            where = ", ".join(f"{k}={v}" for k, v in sorted(part["where_a"].items()))
+            key = (part.get("version_b") or verdict["version"], aa["a"], aa["b"], part["quantity"], where,
+                   part["statistic"])
+            row = rows.setdefault(key, {"version": key[0], "aa": f"{aa['a']} ÷ {aa['b']}", "quantity": key[3],
+                                        "where": where, "estimate": estimate(aa), "biased": aa["biased"],
+                                        "withheld": []})
+            if part["verdict"] == "biased" and verdict["claim"] not in row["withheld"]:
+                row["withheld"].append(verdict["claim"])
+    return sorted(rows.values(), key=lambda r: (version_key(r["version"]), r["aa"], r["quantity"], r["where"]))
 
 
 def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
@@ -92,14 +112,16 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                             f"over {answer['runner_up']}")
             else:
                 measured = f"{part['label']}: {estimate(part)}"
-                gate = aa_gate(part)
-                if gate:
-                    measured += f"; {gate}"
+                check = aa_check(part)
+                if check:
+                    measured += f"; {check}"
             pace = part.get("pace")
-            if pace and not pace["kept"]:
-                # The cost was measured at a rate the method did not reach: not evidence about the rate asked for.
-                measured += (f" ({pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
-                             f"{pace['required'] * 100:.0f}% required)")
+            if pace and not pace.get("reached", pace["kept"]):
+                # A side did less work than asked: a verdict the lag could have produced is withheld, one it can only
+                # have weakened stands, and says so.
+                reached = (f"{pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
+                           f"{pace['required'] * 100:.0f}% required")
+                measured += f" ({part['verdict']} although {reached})" if pace["kept"] else f" ({reached})"
             scale = part.get("scale")
             if scale and not scale["kept"]:
                 # The run is smaller than the mechanism needs: neither outcome would say anything about it.
@@ -186,9 +208,14 @@ def matrix(claims: dict[str, Any]) -> dict[str, Any]:
             r = judged[(c["id"], version)]
             leaning = r.get("leaning")
             grown = (r.get("extrapolated") or {}).get("verdict")
+            # Untestable where no size ladder can reach the mechanism (its registry entry says why).
+            scale = next((p.get("scale") for p in r.get("parts", []) if p.get("verdict") == "untestable"), None)
             cells.append({"version": version, "verdict": r["verdict"], "leaning": leaning,
                           "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else ""),
-                          "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None})
+                          "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None,
+                          "extrapolated_checked": bool((r.get("extrapolated") or {}).get("checked")),
+                          "unladderable": bool(r["verdict"] == "untestable" and scale
+                                               and scale.get("unladderable"))})
         rows.append({"claim": c["id"], "kind": c["kind"], "cells": cells})
     # Verdicts at the seeds' sizes sit beside the measured ones and are counted apart from them.
     return {"versions": versions, "rows": rows,
@@ -283,23 +310,64 @@ def run_time(benchmarks: Path) -> dict[str, Any] | None:
 
 
 def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
-    """How a study's verdicts were drawn, from its claims file: the interval's confidence and rounds, the A/A gate's
-    outcomes and the per-JVM spread they imply, the ratios judged without an A/A beside them (a quantity or
+    """How a study's verdicts were drawn, from its claims file: the interval's confidence and rounds, the A/As'
+    bias checks and the per-JVM spread they imply, the ratios judged without an A/A beside them (a quantity or
     release the study runs no A/A on), and how many judged parts rest on converged series."""
     parts = [p for v in claims["verdicts"] for p in v["parts"] if "answer" not in p]
-    gated = [p["aa"] for p in parts if p.get("aa")]
-    spreads = [a["jvm_sd"] for a in gated if a.get("jvm_sd") is not None]
+    checked = aa_rows(claims)
+    spreads = [p["aa"]["jvm_sd"] for p in parts if p.get("aa") and p["aa"].get("jvm_sd") is not None]
     ratios = [p for p in parts if p.get("pairing") != "single"]
     no_aa = [p for p in ratios if not p.get("aa")]
     rounds = sorted({p["n"] for p in parts if p.get("n")})
     return {"confidence": f"{claims['confidence'] * 100:.1f}%", "looks": claims["looks"],
-            "min_rounds": claims["min_rounds"], "aa_tolerance": f"±{(claims['aa_tolerance'] - 1) * 100:.0f}%",
+            "min_rounds": claims["min_rounds"], "aa_tolerance": f"×{fmt(claims['aa_tolerance'])}",
             "rounds": f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}-{rounds[-1]}" if rounds else "n/a",
-            "aa_gated": len(gated), "aa_passed": sum(a["passes"] for a in gated),
+            "aa_checked": len(checked), "aa_biased": sum(r["biased"] for r in checked),
+            "aa_withheld": sum(v["verdict"] == "biased" for v in claims["verdicts"]),
             "aa_jvm_sd": f"{float(np.median(spreads)) * 100:.1f}%" if spreads else "n/a",
             "ratios": len(ratios), "no_aa": len(no_aa), "no_aa_quantities": sorted({p["quantity"] for p in no_aa}),
             "parts": len(parts),
-            "converged": sum(p.get("converged") is not False for p in parts)}
+            "converged": sum(p.get("converged") is not False for p in parts),
+            "moderation": moderation_rows(claims)}
+
+
+def moderation_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each group's variance prior (lrev.claims.group_prior), as the methods table prints it: its cells, d0 and s0
+    (the sd of a cell's per-round log value it centres on, as a percentage), the simulated coverage it was checked
+    by, whether it was used, and how many of its cells kept their own interval as hypervariable."""
+    rows = []
+    for group, prior in (claims.get("priors") or {}).items():
+        parts = [p for v in claims["verdicts"] for p in v["parts"] if (p.get("moderation") or {}).get("group") == group]
+        coverage = prior.get("coverage")
+        rows.append({"group": group, "cells": prior["cells"],
+                     "d0": "∞" if prior["d0"] is None else fmt(prior["d0"]),
+                     "s0": f"{prior['s0'] * 100:.1f}%" if prior["cells"] else "n/a",
+                     "coverage": "n/a" if coverage is None else
+                     f"{coverage['overall'] * 100:.1f}% / {coverage['noisiest'] * 100:.1f}%",
+                     "used": prior["used"],
+                     "hypervariable": sum(p["moderation"]["hypervariable"] for p in parts if prior["used"])})
+    return rows
+
+
+#: A JIT share of a steady segment above this is listed among the threats: a covariate, never a gate.
+JIT_COVARIATE = 0.02
+
+
+def steady_numbers(series: pd.DataFrame, claims: dict[str, Any]) -> dict[str, Any]:
+    """How a study's series settled (:mod:`lrev.steady`): how many forks' series fell in each class, the median
+    length of their steady segments' measured part, the verdicts withheld as unconverged, and the judged cells whose
+    sides' steady segments the JIT compiled through for more than :data:`JIT_COVARIATE` of their time."""
+    counts = {c: int((series["steady"] == c).sum()) if len(series) else 0 for c in steady.CLASSES}
+    jit = []
+    for row in claims["verdicts"]:
+        shares = [p["steadiness"]["jit_share"] for p in row["parts"] if p.get("steadiness")]
+        if shares and max(shares) > JIT_COVARIATE:
+            jit.append({"claim": row["claim"], "version": row["version"], "verdict": row["verdict"],
+                        "jit_share": f"{max(shares) * 100:.1f}%"})
+    return {"series": len(series), "classes": counts,
+            "words": [{"class": c, "count": n} for c, n in counts.items() if n],
+            "unconverged": sum(v["verdict"] == "unconverged" for v in claims["verdicts"]),
+            "jit_cells": jit, "jit_limit": f"{JIT_COVARIATE * 100:g}%"}
 
 
 def study_numbers(name: str, results: Path, versions: list[str], figures: Path, claims_file: Path) -> dict[str, Any]:
@@ -326,6 +394,8 @@ def study_numbers(name: str, results: Path, versions: list[str], figures: Path, 
         "matrix": grid,
         "verdict_counts": grid["counts"]["by_verdict"],
         "method": method_numbers(claims),
+        "aa_rows": aa_rows(claims),
+        "steady": steady_numbers(studies.get(name).load(results, claims["versions"]).series, claims),
     }
 
 
@@ -335,7 +405,15 @@ def matrix_numbers(per_study: Iterable[dict[str, Any]]) -> dict[str, Any]:
     grids = [S["matrix"] for S in per_study]
     counts = tally(c["verdict"] for m in grids for row in m["rows"] for c in row["cells"])
     grown = tally(c["extrapolated"] for m in grids for row in m["rows"] for c in row["cells"] if c.get("extrapolated"))
+    cells = [c for m in grids for row in m["rows"] for c in row["cells"]]
+    # Decided, measured or extrapolated: a measured decision, or one at the seed's size by a model its ladder checked.
+    either = sum(c["verdict"] in DECIDED or (c["verdict"] == "untestable" and c.get("extrapolated") in DECIDED
+                                             and c.get("extrapolated_checked", False)) for c in cells)
+    unladderable = sum(bool(c.get("unladderable")) for c in cells)
     return {**counts, "withheld": sum(counts["by_verdict"][v] for v in WITHHELD), "legend": legend(counts),
+            "decided_either": either,
+            "decided_either_percent": f"{either / counts['applicable'] * 100:.0f}%" if counts["applicable"] else "n/a",
+            "unladderable": unladderable,
             "versions": sorted({v for m in grids for v in m["versions"]}, key=version_key),
             "extrapolated": {"cells": grown["cells"], "words": [{"verdict": v, "count": n}
                                                               for v, n in grown["by_verdict"].items() if n]}}
@@ -408,6 +486,9 @@ def main(argv: list[str] | None = None) -> None:
                  "error_rate": 1 - stats.CONFIDENCE, "config_digest": digest,
                  # Every study the project has, whether or not this run ran it: related work cites all their seeds.
                  "studies": studies.names(), "config": resolved,
+                 # How the series were read for a steady state (a resolved config from before it had one: the
+                 # defaults the loaders used).
+                 "steady": resolved.get("steady") or dataclasses.asdict(steady.Policy()),
                  "machine": machine_numbers(per_study),
                  # The archive `./run artifact` packs this run into: the PDF names it, so that its links to the
                  # gallery still lead somewhere when the PDF travels alone.

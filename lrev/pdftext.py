@@ -36,14 +36,14 @@ COUNTS = {
     "untestable": r"\((\d+)() untestable",
     "underpowered": r"(\d+)() underpowered",
     "fell-behind": r"(\d+)() fell behind",
-    "noise-limited": r"(\d+)() noise-?limited",
+    "biased": r"(\d+)() biased",
     "unconverged": r"(\d+)() unconverged",
     "decided": r"(\d+) of \d+ \((?:\d+%|n/a)\) (is|are) decided",
 }
 SINGULAR = {"cell", "holds", "fails", "answers", "is"}
 #: A count of one with a plural noun or verb, anywhere in the text (a version number's last digit is no count).
 PLURAL_AFTER_ONE = re.compile(r"(?<![\w.\-])1 (cells|claims|studies|jobs|rules|rounds|forks|steps|iterations|runs|are|do|hold|fail)\b")
-WITHHELD = ("untestable", "underpowered", "fell-behind", "noise-limited", "unconverged")
+WITHHELD = ("untestable", "underpowered", "fell-behind", "biased", "unconverged")
 
 
 def text(pdf: Path) -> str:

@@ -9,6 +9,11 @@ and keeps its nominal coverage at n = 3, where a percentile bootstrap of 3 value
 (``tests/test_stats_coverage.py`` proves both by simulation). The within-fork noise needs no level of
 its own: it is already in the spread of the per-fork values.
 
+With three rounds t has two degrees of freedom, and many cells of a study share a mechanism of noise:
+:func:`fit_prior` fits Smyth's (2004) empirical-Bayes prior to a group of cells' variances, and :func:`half_width`
+gives each cell its moderated interval (:mod:`lrev.claims` says which cells form a group, and checks the coverage
+by simulation, :func:`coverage_by_cell`, before it uses one).
+
 Ratios are estimated on the log scale: the paired ratio is the geometric mean of per-round ratios,
 which is symmetric (a/b and b/a are reciprocals) and is the right average for multiplicative
 speed-ups; its interval is the t interval of the per-round log ratios, exponentiated.
@@ -22,6 +27,7 @@ from functools import partial
 from typing import Callable, Literal, Sequence
 
 import numpy as np
+import scipy.special
 import scipy.stats
 
 CONFIDENCE = 0.95
@@ -216,13 +222,143 @@ def sequential_confidence(looks: int, confidence: float = CONFIDENCE) -> float:
 def jvm_spread(aa: Estimate, confidence: float = CONFIDENCE) -> float:
     """The spread of one JVM (sd of its log per-fork value) that a paired A/A ratio's t interval implies.
 
-    The interval's half-width on the log scale is t * s / sqrt(n), s the sd of the per-round log ratios of two
-    JVMs of one contender; each JVM contributes half of that variance, so one has sd s / sqrt(2)."""
-    if aa.n < 2 or math.isnan(aa.low) or math.isnan(aa.high):
+    s, the sd of the per-round log ratios of two JVMs of one contender (:func:`log_spread`), carries the variance
+    of both; each JVM contributes half of it, so one has sd s / sqrt(2)."""
+    return log_spread(aa, confidence) / math.sqrt(2)
+
+
+@dataclass(frozen=True)
+class Prior:
+    """Smyth's (2004) prior for the variances of a group of cells: a scaled inverse-chi-squared with ``df`` (d0)
+    degrees of freedom and scale ``scale`` (s0²), fitted on ``cells`` cells. ``df`` is 0 when nothing is borrowed
+    and infinite when the cells' variances differ no more than sampling alone would make them."""
+
+    df: float
+    scale: float
+    cells: int
+
+    def to_dict(self) -> dict[str, float | int | None]:
+        return {"d0": None if math.isinf(self.df) else self.df, "s0": math.sqrt(self.scale), "cells": self.cells}
+
+
+#: No prior: each cell's interval is its own t interval.
+NO_PRIOR = Prior(0.0, 1.0, 0)
+
+
+def _trigamma_inverse(y: float) -> float:
+    """x with trigamma(x) = y (y > 0), by Newton's method from Smyth's starting point, as limma does."""
+    x = 0.5 + 1 / y
+    for _ in range(50):
+        tri = float(scipy.special.polygamma(1, x))
+        step = tri * (1 - tri / y) / float(scipy.special.polygamma(2, x))
+        x += step
+        if -step / x < 1e-8:
+            break
+    return x
+
+
+def fit_prior(variances: Sequence[float], dfs: Sequence[float]) -> Prior:
+    """Smyth's (2004, section 6) moment estimator of the prior of ``variances`` (each a cell's sample variance with
+    ``dfs`` degrees of freedom), as limma's ``fitFDist`` computes it without a covariate: on the log scale, the
+    variances' spread beyond what their chi-squared sampling alone gives is trigamma(d0/2). Cells without a
+    positive finite variance are left out; fewer than three cells give no prior."""
+    x, d = np.asarray(variances, dtype=float), np.asarray(dfs, dtype=float)
+    keep = np.isfinite(x) & (x > 0) & np.isfinite(d) & (d > 0)
+    x, d = x[keep], d[keep]
+    if x.size < 3:
+        return Prior(0.0, float(np.mean(x)) if x.size else 1.0, int(x.size))
+    e = np.log(x) - scipy.special.digamma(d / 2) + np.log(d / 2)
+    excess = float(np.var(e, ddof=1) - np.mean(scipy.special.polygamma(1, d / 2)))
+    if excess <= 0:
+        # The variances differ no more than sampling explains: one pooled variance (its MLE), as limma since 2017.
+        return Prior(math.inf, float(np.sum(d * x) / np.sum(d)), int(x.size))
+    d0 = 2 * _trigamma_inverse(excess)
+    return Prior(d0, float(math.exp(np.mean(e) + scipy.special.digamma(d0 / 2) - math.log(d0 / 2))), int(x.size))
+
+
+def log_spread(est: Estimate, confidence: float = CONFIDENCE) -> float:
+    """The sd of the per-unit log values that a log-scale t interval over ``est.n`` units implies (NaN without one)."""
+    if est.n < 2 or math.isnan(est.low) or math.isnan(est.high) or est.low <= 0:
         return math.nan
-    half = (math.log(aa.high) - math.log(aa.low)) / 2
-    s = half * math.sqrt(aa.n) / scipy.stats.t.ppf(0.5 + confidence / 2, aa.n - 1)
-    return s / math.sqrt(2)
+    half = (math.log(est.high) - math.log(est.low)) / 2
+    return half * math.sqrt(est.n) / float(scipy.stats.t.ppf(0.5 + confidence / 2, est.n - 1))
+
+
+#: A cell whose variance is this improbable or less under its group's prior (upper tail of s²/s0² ~ F(d, d0)) is
+#: taken as hypervariable and keeps its own t interval: a simplified form of Phipson et al.'s robust empirical Bayes
+#: (2016), which lets outlying cells borrow less. Chosen by tests/test_moderation_coverage.py: without it the
+#: noisiest tenth of this machine's cells is covered less than 90% of the time at three rounds.
+HYPERVARIABLE = 0.2
+
+
+def hypervariable(variance: np.ndarray | float, d: np.ndarray | float, prior: Prior) -> np.ndarray:
+    """Whether each cell's variance lies in the upper :data:`HYPERVARIABLE` tail its prior gives it."""
+    variance, d = np.asarray(variance, dtype=float), np.asarray(d, dtype=float)
+    if prior.df == 0:
+        return np.zeros(variance.shape, dtype=bool)
+    if math.isinf(prior.df):
+        tail = scipy.stats.chi2.sf(d * variance / prior.scale, d)
+    else:
+        tail = scipy.stats.f.sf(variance / prior.scale, d, prior.df)
+    return tail < HYPERVARIABLE
+
+
+def half_width(variance: np.ndarray | float, d: np.ndarray | float, n: np.ndarray | float, prior: Prior,
+               confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """The half-width of the interval of a mean over ``n`` units whose sample variance ``variance`` has ``d`` degrees
+    of freedom, with Smyth's posterior variance (d0·s0² + d·s²)/(d0 + d) and t on d0 + d degrees of freedom (the
+    normal interval with s0² for an infinite d0); the plain t interval for a prior that borrows nothing and for a
+    :func:`hypervariable` cell. Returns it and its degrees of freedom, vectorised over cells."""
+    variance, d, n = (np.asarray(a, dtype=float) for a in (variance, d, n))
+    if math.isinf(prior.df):
+        post, df = np.full_like(variance, prior.scale), np.full_like(variance, math.inf)
+    else:
+        post, df = (prior.df * prior.scale + d * variance) / (prior.df + d), prior.df + d
+    own = hypervariable(variance, d, prior)
+    post, df = np.where(own, variance, post), np.where(own, d, df)
+    quantile = np.where(np.isinf(df), scipy.stats.norm.ppf(0.5 + confidence / 2),
+                        scipy.stats.t.ppf(0.5 + confidence / 2, np.where(np.isinf(df), 1.0, df)))
+    return quantile * np.sqrt(post / n), df
+
+
+def moderate(est: Estimate, prior: Prior, confidence: float = CONFIDENCE) -> tuple[Estimate, float]:
+    """``est`` (a log-scale t interval over its units) with Smyth's moderated interval (:func:`half_width`) in place
+    of its own, around the same estimate; and its degrees of freedom. An estimate without an interval, or a prior
+    that borrows nothing, is returned as it is."""
+    s = log_spread(est, confidence)
+    if math.isnan(s) or prior.df == 0:
+        return est, float(est.n - 1)
+    half, df = half_width(s * s, est.n - 1, est.n, prior, confidence)
+    centre = math.log(est.value)
+    return replace(est, low=math.exp(centre - float(half)), high=math.exp(centre + float(half))), float(df)
+
+
+def moderated_half_width(variance: np.ndarray, d: np.ndarray, n: np.ndarray,
+                         confidence: float = CONFIDENCE) -> np.ndarray:
+    """Each cell's half-width with the prior fitted on all of them: what :mod:`lrev.claims` gives a group."""
+    return half_width(variance, d, n, fit_prior(variance, d), confidence)[0]
+
+
+def coverage_by_cell(sds: Sequence[float], n: Sequence[int],
+                     half: Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray] = moderated_half_width,
+                     confidence: float = CONFIDENCE, replicates: int = 1000, seed: int = 0) -> np.ndarray:
+    """How often each cell's interval covers its truth when the cells' true per-unit sds are ``sds`` and cell i has
+    ``n[i]`` units: each replicate draws every cell's normal values and builds the cells' half-widths from their
+    variances, degrees of freedom and units with ``half`` (by default :func:`moderated_half_width`). An interval
+    moves with its centre, so the truth is drawn at zero without loss."""
+    sds, n = np.asarray(sds, dtype=float), np.asarray(n, dtype=int)
+    rng = np.random.default_rng(seed)
+    top = int(n.max())
+    x = rng.normal(0.0, sds[None, :, None], (replicates, sds.size, top))
+    # Cell i keeps its first n[i] values.
+    used = np.arange(top)[None, None, :] < n[None, :, None]
+    mean = np.where(used, x, 0.0).sum(axis=2) / n
+    variance = (np.where(used, x - mean[..., None], 0.0) ** 2).sum(axis=2) / (n - 1)
+    d = (n - 1).astype(float)
+    hits = np.empty(mean.shape, dtype=bool)
+    for r in range(replicates):
+        hits[r] = np.abs(mean[r]) <= half(variance[r], d, n, confidence)
+    return hits.mean(axis=0)
 
 
 def noise_floor(low: float, high: float) -> float:

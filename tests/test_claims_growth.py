@@ -69,7 +69,7 @@ def test_a_ratio_that_grows_past_its_threshold_holds_at_the_seed_size_and_is_mar
     assert grown["verdict"] == "holds" and grown["beyond_ladder"] is True and grown["describes"] is True
     assert grown["prediction"]["value"] == pytest.approx(1.2 * 300 ** 0.1, rel=0.1)
     assert [p["size"] for p in grown["points"]] == sorted(RUNGS.values())
-    assert row["extrapolated"] == {"verdict": "holds", "reason": None}
+    assert row["extrapolated"] == {"verdict": "holds", "reason": None, "checked": True}
 
 
 def test_a_ratio_that_stays_below_its_threshold_fails_at_the_seed_size():
@@ -94,8 +94,10 @@ def test_a_ladder_that_bends_gives_no_extrapolated_verdict():
 
 def test_two_sizes_extrapolate_and_say_the_line_is_unchecked():
     rungs = {"small": 1e5, "large": 1e6}
-    grown = verdict(registry(), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1, rungs=rungs))["parts"][0]["extrapolated"]
+    row = verdict(registry(), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1, rungs=rungs))
+    grown = row["parts"][0]["extrapolated"]
     assert grown["verdict"] == "holds" and grown["describes"] is None and "two sizes" in grown["reason"]
+    assert row["extrapolated"]["checked"] is False  # a decision only a checked model may count
 
 
 def test_grows_over_a_key_outside_the_condition_names_it():
@@ -104,12 +106,24 @@ def test_grows_over_a_key_outside_the_condition_names_it():
         verdict(reg, lookups(lambda d: 2.0))
 
 
-def test_grows_cannot_extrapolate_a_ratio_of_ratios():
-    reg = registry()
+def test_grows_cannot_fit_a_ratio_of_ratios_one_line_per_side():
+    reg = registry({"over": "corpus", "size": "docs", "at": SEED_DOCS, "why": "w", "model": "linear"})
     part = reg["claims"][0]["parts"][0]
     part["c"], part["d"] = {"contender": "FST50"}, {"contender": "default"}
     with pytest.raises(claims.RegistryError, match="x-3, part 'FST50 / default': grows extrapolates a ratio"):
         claims.validate(reg)
+
+
+def test_a_gain_against_a_gain_extrapolates_on_the_loglog_model():
+    # (FST50 ÷ default at threads 1) ÷ (default-aa ÷ default at threads 1): the A/A leg is flat, so the ratio of
+    # ratios grows as FST50's gain does, 1.2·(d/1e5)^0.1, which is 1.79 at the seed's 30M docs.
+    reg = registry()
+    part = reg["claims"][0]["parts"][0]
+    part["c"], part["d"] = {"contender": study.AA}, {"contender": "default"}
+    claims.validate(reg)
+    grown = verdict(reg, lookups(lambda d: 1.2 * (d / 1e5) ** 0.1))["parts"][0]["extrapolated"]
+    assert grown["verdict"] == "holds" and grown["reason"] is None
+    assert grown["prediction"]["low"] < 1.2 * (SEED_DOCS / 1e5) ** 0.1 < grown["prediction"]["high"]
 
 
 def test_a_non_positive_seed_size_is_a_registry_error():

@@ -1,5 +1,5 @@
-"""The verdict rules on results made to order: too few rounds, the A/A gate and its band, unconverged
-series, failed rounds. The study is pk (its quantities and A/A contender), and dvupdate where a part needs a rate
+"""The verdict rules on results made to order: too few rounds, the A/A as a test for bias, unconverged series,
+failed rounds. The study is pk (its quantities and A/A contender), and dvupdate where a part needs a rate
 reached (pace); the results are synthetic."""
 from __future__ import annotations
 
@@ -54,75 +54,119 @@ def test_two_rounds_are_underpowered_and_say_which_way_they_lean():
     assert row["parts"][0]["n"] == 2
 
 
-def test_a_quiet_aa_passes_its_gate_and_widens_the_threshold_by_its_band():
+def test_a_quiet_aa_shows_no_bias_and_the_ratio_is_judged():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
     part = _row(_registry(), results)["parts"][0]
-    assert part["aa"]["passes"] is True and part["aa"]["n"] == 5
-    assert part["noise_band"] == pytest.approx(stats.noise_floor(part["aa"]["low"], part["aa"]["high"]))
-    assert 1 < part["noise_band"] <= 1.10
+    assert part["aa"]["biased"] is False and part["aa"]["n"] == 5
     assert part["verdict"] == "holds" and part["leaning"] is None
 
 
-def test_a_ratio_inside_the_noise_band_is_not_decided():
-    # FST50 is 1.52x default, tightly: above the bare threshold of 1.5, but not by the A/A's band.
+def test_the_aa_widens_no_threshold():
+    # FST50 is 1.52x default, tightly: its interval clears the bare threshold of 1.5, which is all a verdict needs.
+    # (Widened by the A/A interval's farther bound, as the A/A gate once did, it would be inconclusive.)
     aa = [102.0, 101.0, 96.0, 104.0, 99.0]  # within 3% of the baseline round by round
     results = _lookups({"FST50": [152.0, 158.1, 148.9, 153.5, 150.5], "default": BASE, study.AA: aa})
     part = _row(_registry(), results)["parts"][0]
-    assert part["aa"]["passes"] is True
-    assert part["low"] > 1.5 and part["low"] < 1.5 * part["noise_band"]
-    assert part["verdict"] == "inconclusive"
+    assert part["aa"]["biased"] is False
+    assert 1.5 < part["low"] < 1.5 * stats.noise_floor(part["aa"]["low"], part["aa"]["high"])
+    assert part["verdict"] == "holds" and "noise_band" not in part
 
 
-def test_a_noisy_aa_makes_the_ratio_noise_limited():
+def test_a_wide_aa_centred_on_one_is_no_bias():
+    # Two JVMs of one contender that differ a lot from round to round, but neither way on the whole: the A/A's
+    # interval is wide and holds 1, and the claim's own interval, also over rounds, carries that spread.
     noisy = [130.0, 80.0, 125.0, 70.0, 135.0]
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: noisy})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["aa"]["low"] < 1 < part["aa"]["high"] and part["aa"]["high"] > 1.10
+    assert part["aa"]["biased"] is False and part["verdict"] == "holds"
+
+
+@pytest.mark.parametrize("factor, spread, biased", [
+    (1.25, 0.01, True),    # beyond x1.10, and the interval excludes 1: a bias
+    (1 / 1.25, 0.01, True),  # either way
+    (1.05, 0.01, False),   # the interval excludes 1, but the bias is within the tolerance
+    (1.25, 0.30, False),   # beyond the tolerance, but the interval holds 1: chance can explain it
+])
+def test_a_ratio_is_withheld_as_biased_only_when_its_aa_excludes_one_beyond_the_tolerance(factor, spread, biased):
+    wobble = [1 + spread, 1 - spread, 1 + spread / 2, 1 - spread / 2, 1.0]
+    aa = [b * factor * w for b, w in zip(BASE, wobble)]
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: aa})
     row = _row(_registry(), results)
-    assert row["verdict"] == "noise-limited" and row["leaning"] == "holds"
-    assert row["parts"][0]["aa"]["passes"] is False and row["parts"][0]["noise_band"] == 1.0
+    part = row["parts"][0]
+    assert part["aa"]["biased"] is biased
+    assert (part["aa"]["low"] > 1 or part["aa"]["high"] < 1) is (spread < 0.1)
+    assert row["verdict"] == ("biased" if biased else "holds")
+    assert row.get("leaning") == ("holds" if biased else None)
 
 
-def test_a_study_with_an_aa_per_family_gates_a_ratio_by_the_noisiest_of_its_sides(monkeypatch):
-    # FST50's own A/A is quiet; default's is noisy: FST50 / default carries default's noise.
+def test_biased_is_the_rule_on_the_estimate_and_its_interval():
+    tol = 1.10
+    assert claims.biased(stats.Estimate(1.2, 1.15, 1.25, 3), tol)
+    assert claims.biased(stats.Estimate(0.8, 0.75, 0.85, 3), tol)
+    assert not claims.biased(stats.Estimate(1.2, 0.9, 1.6, 3), tol)
+    assert not claims.biased(stats.Estimate(1.08, 1.05, 1.11, 3), tol)
+    assert not claims.biased(stats.Estimate(1.2, math.nan, math.nan, 1), tol)
+
+
+def test_a_study_with_an_aa_per_family_withholds_a_ratio_biased_on_either_side(monkeypatch):
+    # FST50's own A/A is quiet; default's twin runs 25% fast every round: FST50 / default carries that bias.
     families = {"FST50": ("FST50-aa", "FST50"), "default": (study.AA, "default")}
     monkeypatch.setattr(study, "aa_of", lambda c: families[c.removesuffix("-aa")] if c != "FST50-aa"
                         else families["FST50"], raising=False)
     fst = [300.0, 310.0, 290.0, 305.0, 295.0]
     quiet_fst = [301.5, 308.0, 291.0, 306.5, 294.0]
-    noisy = [130.0, 80.0, 125.0, 70.0, 135.0]
+    fast_twin = [b * 1.25 for b in BASE]
     part = _row(_registry(), _lookups({"FST50": fst, "default": BASE, "FST50-aa": quiet_fst,
-                                       study.AA: noisy}))["parts"][0]
-    assert (part["aa"]["a"], part["aa"]["b"], part["aa"]["passes"]) == (study.AA, "default", False)
-    assert part["verdict"] == "noise-limited"
+                                       study.AA: fast_twin}))["parts"][0]
+    assert (part["aa"]["a"], part["aa"]["b"], part["aa"]["biased"]) == (study.AA, "default", True)
+    assert part["verdict"] == "biased"
     part = _row(_registry(), _lookups({"FST50": fst, "default": BASE, "FST50-aa": quiet_fst,
                                        study.AA: QUIET_AA}))["parts"][0]
-    assert part["aa"]["passes"] is True and part["verdict"] == "holds"
-    wider = max((quiet_fst, fst), (QUIET_AA, BASE), key=lambda ab: max(abs(math.log(x / y)) for x, y in zip(*ab)))
-    assert part["aa"]["a"] == ("FST50-aa" if wider[0] is quiet_fst else study.AA)
+    assert part["aa"]["biased"] is False and part["verdict"] == "holds"
+    # With no bias, the A/A shown is the one farther from 1.
+    farther = max((quiet_fst, fst), (QUIET_AA, BASE),
+                  key=lambda ab: abs(np.mean([math.log(x / y) for x, y in zip(*ab)])))
+    assert part["aa"]["a"] == ("FST50-aa" if farther[0] is quiet_fst else study.AA)
 
 
 @pytest.mark.parametrize("empty", ["FST50-aa", study.AA])
-def test_an_aa_that_measured_nothing_gates_its_part_whichever_side_it_is_on(monkeypatch, empty):
+def test_an_aa_that_measured_nothing_tests_nothing_and_withholds_nothing(monkeypatch, empty):
     families = {"FST50": ("FST50-aa", "FST50"), "default": (study.AA, "default")}
     monkeypatch.setattr(study, "aa_of", lambda c: families[c.removesuffix("-aa")] if c != "FST50-aa"
                         else families["FST50"], raising=False)
     fst = [300.0, 310.0, 290.0, 305.0, 295.0]
     aas = {"FST50-aa": [301.5, 308.0, 291.0, 306.5, 294.0], study.AA: QUIET_AA, empty: [0.0] * 5}
     part = _row(_registry(), _lookups({"FST50": fst, "default": BASE, **aas}))["parts"][0]
-    assert (part["aa"]["a"], part["aa"]["passes"], part["verdict"]) == (empty, False, "noise-limited")
+    assert part["aa"]["biased"] is False and part["verdict"] == "holds"
 
 
-def test_no_aa_beside_a_ratio_is_said_and_the_bare_threshold_judges():
+def test_no_aa_beside_a_ratio_is_said_and_the_threshold_judges():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE})
     part = _row(_registry(), results)["parts"][0]
-    assert part["aa"] is None and part["noise_band"] == 1.0 and part["verdict"] == "holds"
+    assert part["aa"] is None and part["verdict"] == "holds"
 
 
 def test_an_unconverged_series_shows_the_verdict_its_interval_would_give():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
-                       stable={"FST50": [1, 1, 0, 1, 1]})
+                       stable={"FST50": [1, 0, 0, 1, 1]})
     row = _row(_registry(), results)
     assert row["verdict"] == "unconverged" and row["leaning"] == "holds"
     assert row["parts"][0]["converged"] is False
+
+
+def test_one_unsteady_fork_of_five_is_carried_by_the_interval_and_withholds_nothing():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [1, 0, 1, 1, 1]})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["verdict"] == "holds" and part["steadiness"]["unsteady"]["FST50"] == [1, 5]
+
+
+def test_a_cell_whose_every_fork_lacks_a_steady_state_is_unconverged_with_the_count():
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [0] * 5})
+    row = _row(_registry(), results)
+    assert row["verdict"] == "unconverged" and "FST50: 5 of 5 forks show no steady state" in row["reason"]
 
 
 def test_a_round_that_measured_nothing_is_failed_not_an_infinite_bound():
@@ -143,27 +187,27 @@ def test_a_round_in_which_one_side_has_no_samples_is_failed_in_the_ratio_and_its
     assert part["aa"]["n"] == 4 and part["n"] == 5 and part["failed_rounds"] == []
 
 
-def test_approx_holds_only_inside_the_band_narrowed_by_the_noise_band():
+def test_approx_holds_only_inside_the_band():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA})
     assert _row(_registry("approx", 3.0, [2.4, 3.6]), results)["verdict"] == "holds"
-    # The interval (about [2.9, 3.1]) lies inside [2.95, 3.6] but not inside it narrowed by the A/A's band.
-    assert _row(_registry("approx", 3.0, [2.95, 3.6]), results)["verdict"] == "inconclusive"
+    # The interval (about [2.96, 3.02]) reaches below 3.0.
+    assert _row(_registry("approx", 3.0, [3.0, 3.6]), results)["verdict"] == "inconclusive"
+    assert _row(_registry("approx", 2.0, [1.5, 2.5]), results)["verdict"] == "fails"
 
 
-@pytest.mark.parametrize("low, high, noise, expected", [
-    (1.2, 1.5, 1.0, "holds"), (1.2, 1.5, 1.25, "inconclusive"), (0.85, 0.95, 1.0, "fails"),
-    (0.85, 0.95, 1.1, "inconclusive"), (0.7, 0.85, 1.1, "fails"),
+@pytest.mark.parametrize("low, high, expected", [
+    (1.2, 1.5, "holds"), (0.9, 1.5, "inconclusive"), (0.85, 0.95, "fails"), (0.85, 1.0, "fails"),
 ])
-def test_judge_clears_the_threshold_by_the_noise_band_either_way(low, high, noise, expected):
-    assert claims.judge(stats.Estimate(math.sqrt(low * high), low, high, 5), "greater", 1.0, None, noise) == expected
+def test_judge_takes_the_threshold_as_it_is(low, high, expected):
+    assert claims.judge(stats.Estimate(math.sqrt(low * high), low, high, 5), "greater", 1.0, None) == expected
 
 
 def test_withheld_verdicts_take_their_order_and_parts_combine():
     assert claims.withhold("holds", 2, False, False) == "underpowered"
-    assert claims.withhold("holds", 3, False, False) == "noise-limited"
-    assert claims.withhold("fails", 3, True, False) == "unconverged"
-    assert claims.withhold("fails", 3, None, True) == "fails"
-    assert claims.combine(["holds", "unconverged", "noise-limited"]) == "noise-limited"
+    assert claims.withhold("holds", 3, True, False) == "biased"
+    assert claims.withhold("fails", 3, False, False) == "unconverged"
+    assert claims.withhold("fails", 3, False, True) == "fails"
+    assert claims.combine(["holds", "unconverged", "biased"]) == "biased"
     assert claims.combine(["fails", "underpowered"]) == "fails"
     assert claims.combine(["holds", "inconclusive"]) == "inconclusive"
 
@@ -211,7 +255,7 @@ def test_an_answer_from_two_rounds_is_underpowered_and_keeps_its_ratio():
 
 def test_an_answer_from_an_unconverged_series_is_withheld():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
-                       stable={"FST50": [1, 0, 1, 1, 1]})
+                       stable={"FST50": [1, 0, 0, 1, 1]})
     row = _row(_ratio_question(), results)
     assert row["verdict"] == "unconverged" and "ratio" in row["answer"]
 
@@ -272,37 +316,76 @@ def _paced_results(reached: dict[str, float]) -> SimpleNamespace:
     return SimpleNamespace(reopens=pd.DataFrame(rows))
 
 
-def _paced_registry(pace: float | None) -> dict:
+def _paced_registry(pace: float | None, lag: str = "understates", direction: str = "less") -> dict:
     part = {"label": "reopen, numeric / reindex", "quantity": "reopen_ms",
             "where": {"role": "big", "rate_role": "high", "interval_role": "long"}, "a": {"contender": "numeric"},
-            "b": {"contender": "reindex"}, "expect": {"direction": "less", "value": 1.0}, "versions": ["10.6.0"],
+            "b": {"contender": "reindex"}, "expect": {"direction": direction, "value": 1.0}, "versions": ["10.6.0"],
             **({"pace": pace} if pace else {})}
-    return _one_part_registry("dvupdate", part)
+    return _one_part_registry("dvupdate", part, {"reopen_ms": lag})
 
 
-def _one_part_registry(study: str, part: dict) -> dict:
+def _one_part_registry(study: str, part: dict, lag: dict | None = None) -> dict:
     """A validated registry of ``study`` with one claim of one part, on 10.6.0."""
     claim = {"id": "x-2", "seed": "s", "kind": "claim", "statement": "s", "quote": "q", "claimed": "c",
              "parts": [part], "not_applicable": {}}
-    registry = {"study": study, "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim]}
+    registry = {"study": study, "versions": ["10.6.0"], "aa_tolerance": 1.10, "claims": [claim],
+                **({"lag": lag} if lag else {})}
     claims.validate(registry)
     return registry
 
 
-def test_a_cost_at_a_rate_a_method_did_not_reach_is_withheld_as_fell_behind():
+def test_a_verdict_the_lag_can_only_have_weakened_is_kept():
+    # Reindexing reached 30% of its rate: its reopens applied fewer updates, so its reopen time is understated and
+    # numeric / reindex overstated. That numeric / reindex is below 1 is then only the more true.
     behind = _paced_results({"numeric": 1.0, "reindex": 0.3})
     row = _row(_paced_registry(0.9), behind)
     part = row["parts"][0]
-    assert row["verdict"] == "fell-behind" and row["leaning"] == "holds"
+    assert row["verdict"] == "holds" and row.get("leaning") is None
     assert part["pace"]["slowest"] == "reindex" and part["pace"]["lowest"] == pytest.approx(0.3 * 0.96)
-    assert not part["pace"]["kept"]
-    # Both kept pace: the interval decides. Without pace, the same results are judged as they are.
+    assert (part["pace"]["reached"], part["pace"]["moves"], part["pace"]["kept"]) == (False, "up", True)
+
+
+@pytest.mark.parametrize("reached, lag, direction", [
+    ({"numeric": 0.3, "reindex": 1.0}, "understates", "less"),   # numeric's cost understated: "less" may be the lag's
+    ({"numeric": 1.0, "reindex": 0.3}, "overstates", "less"),    # reindex's overstated, numeric / reindex too low
+    ({"numeric": 1.0, "reindex": 0.3}, "either", "less"),
+    ({"numeric": 0.3, "reindex": 0.3}, "understates", "less"),   # both lag: the ratio moves either way
+])
+def test_a_verdict_the_lag_could_have_produced_is_withheld_as_fell_behind(reached, lag, direction):
+    row = _row(_paced_registry(0.9, lag, direction), _paced_results(reached))
+    assert row["verdict"] == "fell-behind" and row["leaning"] == "holds"
+    assert row["parts"][0]["pace"]["kept"] is False
+
+
+def test_pace_judges_as_without_it_when_every_side_kept_its_rate():
     assert _row(_paced_registry(0.9), _paced_results({"numeric": 1.0, "reindex": 0.95}))["verdict"] == "holds"
-    assert _row(_paced_registry(None), behind)["verdict"] == "holds"
+    assert _row(_paced_registry(None), _paced_results({"numeric": 0.3, "reindex": 0.3}))["verdict"] == "holds"
+
+
+def test_an_inconclusive_interval_stays_inconclusive_whatever_the_lag():
+    # numeric / reindex is about 0.5: against 0.5 its interval straddles, and the lag decides nothing.
+    registry = _paced_registry(0.9)
+    registry["claims"][0]["parts"][0]["expect"]["value"] = 0.5
+    row = _row(registry, _paced_results({"numeric": 0.3, "reindex": 1.0}))
+    assert row["verdict"] == "inconclusive" and row["parts"][0]["pace"]["kept"] is True
+
+
+def test_a_pace_without_a_stated_lag_direction_is_a_registry_error_naming_the_claim():
+    with pytest.raises(claims.RegistryError, match="x-2.*lag does not state it"):
+        _one_part_registry("dvupdate", _paced_registry(0.9)["claims"][0]["parts"][0])
+
+
+@pytest.mark.parametrize("lag, lagging, plain, moves", [
+    ("understates", [], True, None), ("understates", [0], True, "down"), ("understates", [1], True, "up"),
+    ("overstates", [1], True, "down"), ("understates", [0, 1], True, "either"), ("either", [0], True, "either"),
+    ("understates", [1], False, "either"), ("understates", [0], False, "down"),
+])
+def test_which_way_a_lag_moves_a_value(lag, lagging, plain, moves):
+    assert claims.lag_moves(lag, lagging, plain) == moves
 
 
 def test_pace_on_a_study_that_records_no_rate_is_refused():
-    registry = _registry()
+    registry = {**_registry(), "lag": {"lookups_per_s": "understates"}}
     registry["claims"][0]["parts"][0]["pace"] = 0.9
     with pytest.raises(claims.RegistryError, match="x-1.*pace needs a study that records the rate"):
         _row(registry, _lookups({"FST50": BASE, "default": BASE}))
@@ -323,7 +406,16 @@ def _scaled_registry(needs: dict | None) -> dict:
     return _one_part_registry("join", part)
 
 
-CEILING = {"quantity": "hot_share_ceiling", "at_least": 0.9, "why": "the index is too small"}
+CEILING = {"quantity": "hot_share_ceiling", "at_least": 0.9, "why": "the index is too small",
+           "unladderable": "residency is a step function of the index against the read-ahead"}
+
+
+def test_a_part_that_needs_a_size_says_how_it_is_judged_there():
+    # Neither a ladder nor a reason why none reaches the mechanism: a registry error naming the claim and part.
+    bare = {k: v for k, v in CEILING.items() if k != "unladderable"}
+    with pytest.raises(claims.RegistryError, match="part 'hot share': a part that needs a size is fitted on a size "
+                                                   "ladder .grows. or says why no ladder reaches it"):
+        _scaled_registry(bare)
 
 
 def test_a_run_below_the_size_its_mechanism_needs_is_untestable_not_failed():

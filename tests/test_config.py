@@ -37,6 +37,9 @@ def test_study_values_override_the_scale():
     ({"sclae": "smoke"}, "sclae"),
     ({"scale": "huge"}, "huge"),
     ({"exclusive_scales": ["default", "huge"]}, "exclusive_scales.1"),
+    ({"steady": {"penalty": 0, "min_steady": 5}}, "steady.penalty"),
+    ({"steady": {"penalty": -1.5, "min_steady": 5}}, "steady.penalty"),
+    ({"steady": {"penalty": 2.0, "min_steady": 0}}, "steady.min_steady"),
 ])
 def test_invalid_config_names_the_key_or_value(overrides, named):
     assert_config_error(overrides, named)

@@ -9,7 +9,7 @@ from lrev import pdftext
 
 ABSTRACT = ("Abstract. We re-run things. Of the {n} applicable claim × release {cells} (Figure 1; 3 more do not "
             "apply), {holds} {hold}, 1 fails, 0 answer an open question, 2 are inconclusive and 4 are withheld (1 "
-            "untestable at this scale, 0 underpowered, 0 fell behind, 3 noise-limited, 0 unconverged): {decided} of "
+            "untestable at this scale, 0 underpowered, 0 fell behind, 3 biased, 0 unconverged): {decided} of "
             "{n} (29%) are decided. This is the default scale.")
 
 

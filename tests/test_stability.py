@@ -15,7 +15,8 @@ STUDIES = ("alpha", "beta")
 
 def fake_config(tmp_path, rounds=2):
     """A resolved config of two made-up studies at smoke scale, its outdir ``tmp_path``."""
-    raw = {"scale": "smoke", "outdir": str(tmp_path), "exclusive_scales": [], "lucene_versions": ["8.11.4", "9.12.3"]}
+    raw = {"scale": "smoke", "outdir": str(tmp_path), "exclusive_scales": [], "lucene_versions": ["8.11.4", "9.12.3"],
+           "steady": {"penalty": 2.0, "min_steady": 5}}
     return config.Config(raw=raw, studies={s: {"rounds": rounds} for s in STUDIES})
 
 

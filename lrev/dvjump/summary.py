@@ -15,7 +15,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from lrev import manifest, rounds, stats
+from lrev import manifest, rounds, stats, steady
 from lrev.dvjump import layout
 from lrev.dvjump.results import TABLES
 from lrev.tables import by_version, estimate_columns
@@ -23,6 +23,9 @@ from lrev.tables import by_version, estimate_columns
 STUDY = "dvjump"
 #: The box plots' statistics, as the seed drew them: quartiles, minimum and 95th percentile.
 BOX = ("min", "q25", "median", "q75", "p95")
+#: A fork's series per workload, bucket, thread count and corpus: its iterations' median latency.
+SERIES = (steady.Series("latency", ("corpus", "workload", "bucket", "threads"), ("iteration",), "median_nanos",
+                        "lower", ("phase", "measure")),)
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,14 @@ class DvjResults(manifest.Results):
 
 
 def load(results: str | Path, versions: Sequence[str]) -> DvjResults:
+    """The results of ``versions``; of each series' measured iterations, those in its final steady segment, read
+    from its warm-up and measured iterations in turn (:data:`SERIES`)."""
     frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES)
-    return DvjResults(**frames, manifests=manifests)
+    both = pd.concat([frames["warmup"].assign(phase="warmup"), frames["latency"].assign(phase="measure")],
+                     ignore_index=True)
+    marked, series = steady.mark_all({"latency": both}, SERIES, steady.policy(Path(results)))
+    latency = marked["latency"].drop(columns="phase")[[*frames["latency"].columns, "steady", "steady_jit"]]
+    return DvjResults(**{**frames, "latency": latency}, manifests=manifests, series=series)
 
 
 def converged_share(latency: pd.DataFrame) -> float:

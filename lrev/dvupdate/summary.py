@@ -15,12 +15,16 @@ from typing import Sequence
 
 import pandas as pd
 
-from lrev import manifest, rounds, stats
+from lrev import manifest, rounds, stats, steady
 from lrev.dvupdate import layout, results
 from lrev.tables import by_version, estimate_columns
 
 STUDY = "dvupdate"
 CELL = ["role", "rate_role", "interval_role"]
+#: A fork's series per cell: its reopens, warm-up and measured in turn, each costing the updates applied since the
+#: last reopen plus the reopen itself. The measured window is kept whole: it samples the work the rate asks for.
+SERIES = (steady.Series("reopens", tuple(CELL), ("reopen",), "cost_ns", "lower", ("warmup", 0), time="elapsed_ns",
+                        cut=False),)
 #: The seed's columns per reopen, and what this study adds.
 METRICS = ("reopen_ms", "update_ms", "total_ms", "perdoc_ms", "queries_per_s", "achieved_per_s", "behind",
            "heap_mb")
@@ -64,10 +68,13 @@ def load(results_root: str | Path, versions: Sequence[str]) -> DvuResults:
     behind_s = {v: m["parameters"]["behind_s"] for v, m in manifests.items()}
     reopens = pd.concat([results.derive(g, behind_s[v]) for v, g in frames["reopens"].groupby("version", sort=False)],
                         ignore_index=True)
-    measured = reopens[reopens["warmup"] == 0].reset_index(drop=True)
+    marked, series = steady.mark_all({"reopens": reopens.assign(cost_ns=reopens["update_ns"] + reopens["reopen_ns"])},
+                                     SERIES, steady.policy(Path(results_root)))
+    measured = marked["reopens"].drop(columns="cost_ns")
     return DvuResults(reopens=measured, perdoc=measured[measured["updates"] > 0].reset_index(drop=True),
                       latency=frames["latency"], verify=frames["verify"],
-                      warmup=reopens[reopens["warmup"] == 1].reset_index(drop=True), manifests=manifests)
+                      warmup=reopens[reopens["warmup"] == 1].reset_index(drop=True), manifests=manifests,
+                      series=series)
 
 
 def without_ladder(data: DvuResults) -> DvuResults:

@@ -14,12 +14,19 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from lrev import growth, manifest, rounds, stats
+from lrev import growth, manifest, rounds, stats, steady
 from lrev.join import layout, results
 from lrev.load import failed_steps
 from lrev.tables import by_version, estimate_columns
 
 STUDY = "join"
+#: The series whose steady state is read: each load fork's closed-loop warm-up, then its measured iterations (they
+#: place its saturation search), and each update fork's probes.
+SERIES = (steady.Series("closed", (), ("iteration",), "ops/nanos", "higher", ("phase", "measure")),
+          *(steady.Series(table, (), ("probe",), "ops/nanos", "higher", ("phase", "measure"))
+            for table in ("update_probes", "ladder_update_probes")))
+#: The tables whose forks take ``stable`` from a series: the table, and the series' table.
+STEADY = {"saturation": "closed", "updates": "update_probes", "ladder_updates": "ladder_update_probes"}
 #: What one fork's saturation search yields.
 METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "server_cpu_at_saturation",
            "service_ms", "terms_share", "docfreq_share", "cpu_per_request_ms")
@@ -51,11 +58,22 @@ class JoinResults(manifest.Results):
 
 
 def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:
-    frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES)
+    frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES, series=SERIES)
+    for table, series in STEADY.items():
+        frames[table] = with_steady(frames[table], frames[series])
     frames["saturation"] = with_cpu_per_request(frames["saturation"], frames["steps"])
     frames["cold"] = with_cold_windows(frames["cold"], frames["residency"])
     frames["service"] = service_table(frames["saturation"], frames["closed"], frames["ladder"], manifests)
     return JoinResults(**frames, manifests=manifests)
+
+
+def with_steady(table: pd.DataFrame, series: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each fork's ``stable`` taken from its series (:data:`STEADY`): whether that series reached a
+    steady state, its class (``steady``) and the JIT's share of its steady segment (``steady_jit``)."""
+    keys = ["version", "round", "fork", "contender"]
+    found = series.groupby(keys, as_index=False)[["stable", "steady", "steady_jit"]].first()
+    return table.drop(columns=[c for c in ("stable", "steady", "steady_jit") if c in table]).merge(found, on=keys,
+                                                                                                   how="left")
 
 
 def service_table(saturation: pd.DataFrame, closed: pd.DataFrame, ladder: pd.DataFrame,

@@ -1,9 +1,9 @@
 """Tidy summary tables of the `pk` (primary-key lookup) study results.
 
 Reads RESULTS/pk/<version>/*.parquet and manifest.json for the configured versions only, after
-checking each table against the sha256 its manifest recorded (:mod:`lrev.manifest`). Only
-``phase == "measure"`` samples are analysed: warm-up iterations exist to reach a JIT-stable state and
-would bias every statistic.
+checking each table against the sha256 its manifest recorded (:mod:`lrev.manifest`). Only measured samples are
+analysed: of the lookups, those in each fork's final steady segment (:data:`SERIES`, :mod:`lrev.steady`); of the
+other tables, ``phase == "measure"``.
 
 Statistical unit: the fork. Every contender runs alone in one JVM per round; a fork's iterations
 are its samples. Comparisons between contenders, conditions or thread counts pair by round
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from lrev import manifest, rounds, stats
+from lrev import manifest, rounds, stats, steady
 from lrev.pk import layout
 from lrev.pk.results import TABLES
 from lrev.pk.layout import AA, CONDITION, FOOTPRINT_CONDITION
@@ -35,6 +35,8 @@ FOOTPRINT_METRICS = ("heap", "mapped", "ram", "disk")
 #: Agreement asked of the harness's ratio to the default with the plain loop's, and of the A/A ratio with 1.
 CROSSCHECK_TOLERANCE = 0.10
 AA_TOLERANCE = 0.05
+#: A fork's lookups, warm-up and measured iterations in turn, per condition: the series whose steady state is read.
+SERIES = (steady.Series("lookups", CONDITION, ("iteration",), "lookups_per_s", "higher", ("phase", "measure")),)
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class PkResults(manifest.Results):
 
 def load(results: str | Path, versions: Sequence[str]) -> PkResults:
     """Load the given versions' results (oldest first); a missing or altered one is an error naming its file."""
-    frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES)
+    frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES, series=SERIES)
     return PkResults(**frames, manifests=manifests)
 
 

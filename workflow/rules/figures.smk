@@ -14,6 +14,7 @@ for _study in CFG.studies:
         name: f"{_study}_figures"
         input:
             results=STUDY_OUTPUTS[_study]["results"],
+            steady=ROOT / f"results/{steady.POLICY_FILE}",
             # The study's module is loaded by name (lrev/figures.py), so it is an entry of its own.
             code=codeinputs.files("lrev/figures.py", f"lrev/{_study}/figures.py"),
         output:

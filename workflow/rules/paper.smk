@@ -36,12 +36,24 @@ def looks(study):
 
 
 # Seconds of work on small files: on a cluster they run on the submitting host rather than waiting in the queue.
-localrules: claims, growth_figure, study_numbers, plan, resolved_config, paper
+localrules: steady_policy, claims, growth_figure, study_numbers, plan, resolved_config, paper
+
+
+rule steady_policy:
+    """How the loaders read each fork's series for a steady state (config ``steady``, lrev/steady.py): every step that
+    reads results takes it from here, so that a changed penalty rejudges without remeasuring."""
+    output:
+        ROOT / f"results/{steady.POLICY_FILE}",
+    params:
+        policy=CFG.steady,
+    run:
+        lrio.write_json(Path(output[0]), params.policy)
 
 
 rule claims:
     input:
         registry="claims/{study}.yaml",
+        steady=ROOT / f"results/{steady.POLICY_FILE}",
         results=study_outputs("results"),
         code=lambda w: study_code("lrev/claims.py", w.study),
     output:
@@ -78,6 +90,7 @@ rule growth_figure:
 rule study_numbers:
     input:
         claims=ROOT / "results/{study}/claims.json",
+        steady=ROOT / f"results/{steady.POLICY_FILE}",
         results=study_outputs("results"),
         figures=study_outputs("figures"),
         grown=lambda w: grown_figures(w.study),
