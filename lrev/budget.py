@@ -8,11 +8,14 @@ budget (config ``budgets.<scale>.<study>``) gets one more round while
 1. one of its cells is undecided where more rounds can help (inconclusive or underpowered: an unconverged series
    needs a longer warm-up, and a biased A/A a fix to the apparatus, not more rounds);
 2. it has run fewer than ``max_rounds``;
-3. one more round, at the mean wall time of its rounds so far, keeps its forks within ``minutes``.
+3. one more round keeps its forks within ``minutes``, the round priced at the mean time its contenders' forks took.
 
-The pipeline then reruns with that study's ``rounds`` raised (a config file under ``<outdir>/<scale>/budget/``):
-finished forks are kept (:func:`lrev.fork.fingerprint` leaves rounds out), so only the new round is measured. Once no
-study gets another round, Snakemake builds the rest, the paper included, and the paper's path is printed.
+That round runs only the contenders of the undecided cells, and the A/As beside them (:func:`contenders`): the
+pipeline reruns with that study's ``rounds`` raised and the round's contenders in its ``budget_contenders`` (a config
+file under ``<outdir>/<scale>/budget/``). Finished forks are kept (:func:`lrev.fork.fingerprint` leaves both out), so
+only the new forks are measured, and a part reads a partial round only if every contender it reads ran in it
+(lrev/claims.py). Once no study gets another round, Snakemake builds the rest, the paper included, and the paper's
+path is printed.
 
 Before any of it, one dry run of what the first step would run, with the rounds earlier runs added: it stops the
 run when the corpora and indexes to build would not fit in the free disk (:func:`lrev.plan.check_disk`), and when
@@ -34,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from lrev import config, plan
+from lrev import config, plan, studies
 from lrev.io import atomic_path, read_json
 
 #: What more rounds can decide.
@@ -43,20 +46,39 @@ UNDECIDED = ("inconclusive", "underpowered")
 
 @dataclass(frozen=True)
 class Spent:
-    """A study's rounds on disk and the wall time of their forks."""
+    """A study's rounds on disk, the wall time of their forks, and each contender's forks' seconds per round (None
+    where a fork's timing predates the contender it records)."""
 
     rounds: int
     seconds: float
+    by_contender: dict[str, float] | None = None
+
+    def round_seconds(self, contenders: set[str]) -> float:
+        """What one more round of ``contenders`` should take: their forks' mean seconds per round, or a whole
+        round's where the timings do not say whose forks they were."""
+        if self.by_contender is None:
+            return self.seconds / self.rounds
+        return sum(s for c, s in self.by_contender.items() if c in contenders)
 
 
 def spent(root: Path, study: str) -> Spent:
     """Every finished fork of ``study`` below ``root`` (``round-<r>/<job>/timing.json``, :func:`lrev.fork.run_rounds`)."""
-    rounds: set[int] = set()
+    rounds: dict[int, dict[str | None, float]] = {}
     seconds = 0.0
+    known = True
     for timing in (root / "results" / study).rglob("round-*/*/timing.json"):
-        rounds.add(int(timing.parent.parent.name.removeprefix("round-")))
-        seconds += read_json(timing)["seconds"]
-    return Spent(len(rounds), seconds)
+        record = read_json(timing)
+        known = known and "contender" in record
+        per = rounds.setdefault(int(timing.parent.parent.name.removeprefix("round-")), {})
+        per[record.get("contender")] = per.get(record.get("contender"), 0.0) + record["seconds"]
+        seconds += record["seconds"]
+    by_contender = None
+    if known and rounds:
+        names = {c for per in rounds.values() for c in per}
+        # Over the rounds each contender ran in: a partial round leaves the others out.
+        by_contender = {c: sum(per[c] for per in rounds.values() if c in per)
+                        / sum(c in per for per in rounds.values()) for c in names if c is not None}
+    return Spent(len(rounds), seconds, by_contender)
 
 
 def undecided(claims_file: Path) -> list[dict[str, Any]]:
@@ -64,55 +86,91 @@ def undecided(claims_file: Path) -> list[dict[str, Any]]:
     return [v for v in read_json(claims_file)["verdicts"] if v["verdict"] in UNDECIDED]
 
 
-def next_rounds(cfg: config.Config, study: str) -> int | None:
-    """The rounds ``study`` should run next, or None when it stops (module docstring)."""
+def contenders(study: str, cells: list[dict[str, Any]]) -> set[str]:
+    """The contenders that feed ``cells``: each part's sides (a, b, c, d; a question's ranking), the A/A beside it,
+    and the A/A each of them maps to, so that a round of them judges the cells and tests them for bias."""
+    plugin = studies.get(study)
+    names: set[str] = set()
+    for cell in cells:
+        for part in cell["parts"]:
+            names |= {part[s] for s in "abcd" if isinstance(part.get(s), str)}
+            names |= {part["aa"][s] for s in "ab" if part.get("aa")}
+            names |= {r["contender"] for r in (part.get("answer") or {}).get("ranking", [])}
+    aa_of = getattr(plugin, "aa_of", None)
+    return names | {n for c in names for n in (aa_of(c) if aa_of else (plugin.AA, plugin.BASELINE))}
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round the budget adds: its number (``rounds`` then runs one more) and the contenders it runs."""
+
+    rounds: int
+    contenders: list[str]
+
+
+def next_round(cfg: config.Config, study: str) -> Round | None:
+    """The round ``study`` should run next, or None when it stops (module docstring)."""
     budget = cfg.budget(study)
     if budget is None:
         return None
     done = spent(cfg.root, study)
     if done.rounds == 0 or done.rounds >= budget["max_rounds"]:
         return None
-    if not undecided(cfg.root / "results" / study / "claims.json"):
+    cells = undecided(cfg.root / "results" / study / "claims.json")
+    if not cells:
         return None
-    if done.seconds + done.seconds / done.rounds > budget["minutes"] * 60:
+    names = contenders(study, cells)
+    if done.seconds + done.round_seconds(names) > budget["minutes"] * 60:
         return None
-    return done.rounds + 1
+    return Round(done.rounds + 1, sorted(names))
 
 
 def rounds_file(cfg: config.Config) -> Path:
     return cfg.root / "budget" / "rounds.yaml"
 
 
-def added_rounds(cfg: config.Config) -> dict[str, int]:
-    """The rounds an earlier (or killed) run's budget added, kept while their forks are on disk: run with fewer, the
-    pipeline would discard them."""
+def added_rounds(cfg: config.Config) -> dict[str, dict[str, Any]]:
+    """The rounds an earlier (or killed) run's budget added, with the contenders of each, kept while their forks are
+    on disk: run with fewer, the pipeline would discard them."""
     path = rounds_file(cfg)
     if not path.is_file():
         return {}
-    return {s: v["rounds"] for s, v in yaml.safe_load(path.read_text()).items()
+    return {s: v for s, v in yaml.safe_load(path.read_text()).items()
             if s in cfg.studies and cfg.budget(s) and spent(cfg.root, s).rounds >= v["rounds"]}
 
 
-def with_rounds(argv: list[str], path: Path, extra: dict[str, int]) -> list[str]:
+def with_rounds(argv: list[str], path: Path, extra: dict[str, Any]) -> list[str]:
     """``argv`` plus the rounds file ``path`` when the budget added rounds (``extra``)."""
     return [*argv, "--configfile", str(path)] if extra else list(argv)
 
 
-def grown(cfg: config.Config) -> dict[str, int]:
-    """The studies that get another round now, and the rounds each then runs."""
-    return {s: r for s in cfg.studies if (r := next_rounds(cfg, s)) is not None}
+def grown(cfg: config.Config) -> dict[str, Round]:
+    """The studies that get another round now, and that round."""
+    return {s: r for s in cfg.studies if (r := next_round(cfg, s)) is not None}
 
 
-def announce(cfg: config.Config, rounds: dict[str, int], verb: str) -> None:
+def announce(cfg: config.Config, rounds: dict[str, Round], verb: str) -> None:
     for study, r in rounds.items():
         cells = undecided(cfg.root / "results" / study / "claims.json")
-        print(f"budget: {study} {verb} round {r} of at most {cfg.budget(study)['max_rounds']} "
-              f"({len(cells)} cells undecided)", file=sys.stderr)
+        print(f"budget: {study} {verb} round {r.rounds} of at most {cfg.budget(study)['max_rounds']} "
+              f"({len(cells)} cells undecided), of {len(r.contenders)} contenders: {', '.join(r.contenders)}",
+              file=sys.stderr)
 
 
-def write_rounds(path: Path, rounds: dict[str, int]) -> None:
+def added(extra: dict[str, dict[str, Any]], rounds: dict[str, Round]) -> dict[str, dict[str, Any]]:
+    """``extra`` (the rounds file's settings per study) with ``rounds`` added: each study's ``rounds`` raised and the
+    new round's contenders in its ``budget_contenders`` (keyed by the round's index, from 0)."""
+    out = {s: {**v, "budget_contenders": dict(v.get("budget_contenders") or {})} for s, v in extra.items()}
+    for study, r in rounds.items():
+        entry = out.setdefault(study, {"budget_contenders": {}})
+        entry["rounds"] = r.rounds
+        entry["budget_contenders"][str(r.rounds - 1)] = r.contenders
+    return out
+
+
+def write_rounds(path: Path, extra: dict[str, dict[str, Any]]) -> None:
     with atomic_path(path, ".yaml") as tmp:
-        tmp.write_text(yaml.safe_dump({study: {"rounds": r} for study, r in sorted(rounds.items())}))
+        tmp.write_text(yaml.safe_dump(dict(sorted(extra.items()))))
 
 
 def command(argv: list[str], targets: list[str]) -> list[str]:
@@ -152,7 +210,7 @@ def drive(argv: list[str]) -> int:
         if not now:
             break
         announce(cfg, now, "gets")
-        extra.update(now)
+        extra = added(extra, now)
         write_rounds(path, extra)
         args = with_rounds(argv, path, extra)
         cfg = config.from_snakemake_args(args)

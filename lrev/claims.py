@@ -247,8 +247,8 @@ def validate(registry: dict) -> None:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a ratio answer needs a (a ÷ b)")
             if "grows" in part and ({"versus_sum", "answer"} & set(part)
                                     or ("c" in part and part["grows"].get("model", "loglog") != "loglog")):
-                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b, one side, "
-                                    f"or a ratio of ratios on the loglog model; not a saving or an answer")
+                raise RegistryError(f"claim {cid}, part '{part['label']}': grows extrapolates a ratio a ÷ b, one "
+                                    f"side, or a ratio of ratios on the loglog model; not a saving or an answer")
             if part.get("grows", {}).get("model") in growth.SIDED and "b" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': the {part['grows']['model']} model fits a "
                                     f"ratio's two sides, and the part has no b")
@@ -459,6 +459,16 @@ class _Judge:
         self.study, self.claim, self.version, self.results = study, claim, version, results
         self.aa_tolerance, self.confidence, self.lag = aa_tolerance, confidence, lag
         self.priors, self.spreads = priors, spreads
+        # The rounds a budget added for some contenders only (the study's ``budget_contenders`` setting), per
+        # version: a part reads such a round only if every contender it reads ran in it.
+        manifests = getattr(results, "manifests", None) or {}
+        self.partial = {v: {int(r): set(c) for r, c in (m.get("parameters", {}).get("budget_contenders") or {}).items()}
+                        for v, m in manifests.items()}
+        self.reading: set[str] = set()
+
+    def reads(self, names: Sequence[str]) -> None:
+        """The contenders the part being judged reads: its sides and the A/As beside them."""
+        self.reading = {*names, *(n for pair in self.aa_pairs(list(names)) for n in pair)}
 
     def moderate(self, est: stats.Estimate, group: str | None, key: tuple) -> tuple[stats.Estimate, dict | None]:
         """``est`` with its group's prior, and what the moderation did; the cell's variance enters the fit."""
@@ -505,6 +515,9 @@ class _Judge:
         if not (frame["version"] == version).any():
             raise self.fail(f"no {table} results for version {version}")
         rows = select(frame, version=version, contender=contender, **where)
+        skipped = [r for r, ran in self.partial.get(version, {}).items() if not self.reading <= ran]
+        if skipped:  # a round the budget ran for other cells' contenders: not this part's round
+            rows = rows[~rows["round"].isin(skipped)]
         if rows.empty:
             raise self.fail(f"no {column} results for contender '{contender}' of {version} where {where}")
         return rows
@@ -628,6 +641,7 @@ class _Judge:
     def part(self, part: dict) -> dict:
         if "answer" in part:
             return self.answer(part)
+        self.reads([self.contender(part[s]) for s in "abcd" if s in part])
         quantity = self.study.QUANTITIES[part["quantity"]]
         a, where_a, version_a = self.contender(part["a"]), self.condition(part, part["a"]), self.side_version(part["a"])
         statistic = part.get("statistic")
@@ -796,6 +810,7 @@ class _Judge:
         where, b = self.condition(part, None), self.contender(part["b"])
         rows = select(getattr(self.results, quantity.table), version=self.version, **where)
         candidates = sorted(set(rows["contender"]) - set(part.get("exclude", [])))
+        self.reads([*candidates, b])
         if len(candidates) < 2:
             raise self.fail(f"fewer than two candidate contenders for '{part['label']}' where {where}")
         ranked = sorted(((*self.ratio(quantity, c, where, b, where, None), c) for c in candidates),
@@ -818,6 +833,7 @@ class _Judge:
     def ratio_answer(self, part: dict, quantity: Quantity) -> dict:
         a, where_a = self.contender(part["a"]), self.condition(part, part["a"])
         b, where_b = self.contender(part["b"]), self.condition(part, part["b"])
+        self.reads([a, b])
         est, failed = self.ratio(quantity, a, where_a, b, where_b, part.get("statistic"))
         steadiness = self.steadiness(quantity, (a, where_a, self.version), (b, where_b, self.version))
         converged = steadiness is None or steadiness["converged"]
@@ -875,7 +891,8 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
     # Judged once with each cell's own variance to collect the study's variances, then with the priors they give.
     spreads: dict[tuple, tuple[str, float, int]] = {}
     judged({}, spreads)
-    fitted = {g: group_prior([v for h, v, _ in spreads.values() if h == g], [d for h, _, d in spreads.values() if h == g],
+    fitted = {g: group_prior([v for h, v, _ in spreads.values() if h == g],
+                             [d for h, _, d in spreads.values() if h == g],
                              confidence) for g in sorted({g for g, _, _ in spreads.values()})}
     verdicts = judged({g: prior for g, (prior, _) in fitted.items()}, {})
     return {

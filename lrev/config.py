@@ -167,7 +167,17 @@ def study_schema(name: str) -> dict[str, Any]:
     loaded = yaml.safe_load(studies.schema_file(name).read_text())
     if "contender" in loaded.get("$defs", {}):
         loaded["$defs"]["contender"]["enum"] = list(studies.get(name).CONTENDERS)
+    loaded.setdefault("properties", {})["budget_contenders"] = BUDGET_CONTENDERS
     return loaded
+
+
+#: Every study's setting that the budget driver writes (lrev/budget.py), never set by hand: per round beyond the
+#: scale's ``rounds``, the only contenders that round runs (those of cells still undecided, and their A/As).
+BUDGET_CONTENDERS = {
+    "type": "object", "propertyNames": {"type": "string", "pattern": "^[0-9]+$"},
+    "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+    "description": "written by the budget driver: per added round, the only contenders it runs",
+}
 
 
 def validate_raw(raw: Mapping[str, Any]) -> None:

@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
@@ -147,8 +147,14 @@ class Job:
     run: Callable[[int, Path], None]
     group: str = ""
     rounds: int | None = None
+    #: The contender the job times (its results' ``contender``), or None for a job that times none of them alone.
+    contender: str | None = None
 
-    def runs_in(self, round_: int) -> bool:
+    def runs_in(self, round_: int, only: Mapping[int, Collection[str]] | None = None) -> bool:
+        """Whether the job runs in ``round_``: within its ``rounds``, and, in a round the budget added for some
+        contenders only (``only``, :func:`partial_rounds`), one of theirs."""
+        if only and round_ in only and self.contender not in only[round_]:
+            return False
         return self.rounds is None or round_ < self.rounds
 
 
@@ -168,11 +174,16 @@ def order(jobs: Sequence[Job], round_: int, seed: int) -> list[Job]:
     return out
 
 
+def partial_rounds(settings: dict[str, Any]) -> dict[int, set[str]]:
+    """The rounds the budget added for some contenders only, and theirs (``budget_contenders``)."""
+    return {int(r): set(names) for r, names in (settings.get("budget_contenders") or {}).items()}
+
+
 def fingerprint(settings: dict[str, Any], files: Iterable[str | os.PathLike]) -> str:
     """What a study's forks were made with: its settings and the content of ``files`` (engine jars, fork code).
-    The number of ``rounds`` is left out: every round is a complete, interleaved set of forks, so a run given
-    more rounds keeps the rounds it has and measures only the new ones."""
-    digest = hashlib.sha256(json.dumps({k: v for k, v in settings.items() if k != "rounds"},
+    The number of ``rounds`` and the budget's partial rounds are left out: a run given more rounds keeps the rounds
+    it has and measures only the new ones."""
+    digest = hashlib.sha256(json.dumps({k: v for k, v in settings.items() if k not in ("rounds", "budget_contenders")},
                                        sort_keys=True).encode())
     for path in files:
         digest.update(sha256_file(path).encode())
@@ -196,7 +207,7 @@ def verify_inputs(corpora: Iterable[Path], indexes: Iterable[Path]) -> None:
 
 def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLike, fingerprint: str,
                label: str = "forks", after_round: Callable[[Path], object] | None = None,
-               expected: float | None = None) -> Path:
+               expected: float | None = None, only: Mapping[int, Collection[str]] | None = None) -> Path:
     """Every job once per round, rounds in turn; each job's output in ``out/round-<r>/<job>/``.
 
     A job's folder appears only once complete, so a killed run resumes where it stopped: finished
@@ -205,7 +216,8 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     beyond ``rounds`` (see :func:`fingerprint`). ``after_round(out)``
     runs after each round, over the rounds so far: a check that raises (answers that disagree) stops
     the run after one round, not after the last. ``expected``: a fork's seconds by the plan's model, the ETA
-    shown before the first fork ends.
+    shown before the first fork ends. ``only``: the rounds the budget added for some contenders only
+    (:func:`partial_rounds`), each running the jobs of those contenders; the progress and its ETA count them.
     """
     names = [job.name for job in jobs]
     if len(set(names)) != len(names):
@@ -221,10 +233,10 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
             shutil.rmtree(extra)
     for unfinished in out.glob("round-*/.*"):  # a killed run's job folders, never moved into place
         shutil.rmtree(unfinished)
-    total = sum(job.runs_in(r) for r in range(rounds) for job in jobs)
+    total = sum(job.runs_in(r, only) for r in range(rounds) for job in jobs)
     with ForkProgress(label, total, rounds, out, expected) as progress:
         for r in range(rounds):
-            for job in order([j for j in jobs if j.runs_in(r)], r, seed):
+            for job in order([j for j in jobs if j.runs_in(r, only)], r, seed):
                 target = out / f"round-{r}" / job.name
                 progress.starting(r, job.name)
                 resumed = target.is_dir()
@@ -235,7 +247,9 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
                             job.run(r, tmp)
                         except bridge.OutOfHeapError as err:
                             raise bridge.OutOfHeapError(f"{label}: job {job.name} (round {r}): {err}") from None
-                        write_json(tmp / TIMING, {"seconds": round(time.monotonic() - start, 3)})
+                        # The contender too: a budget prices a round of some contenders by their forks' times.
+                        write_json(tmp / TIMING, {"seconds": round(time.monotonic() - start, 3),
+                                                  "contender": job.contender})
                 progress.finished(r, job.name, read_json(target / TIMING)["seconds"], resumed)
             if after_round is not None:
                 after_round(out)

@@ -86,13 +86,17 @@ def write_each(results_dir: Callable[[str], Path], versions: Sequence[str], *, s
 
 
 def load(base: Path, versions: Sequence[str], tables: Sequence[str], measured_only: bool = True,
-         series: Sequence[steady.Series] = ()) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
+         series: Sequence[steady.Series] = (), optional: Sequence[str] = ()
+         ) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
     """The ``tables`` of ``versions`` (oldest first) below ``base`` (``results/<study>``), each version's
     rows concatenated, and the manifests by version. A missing or altered file is an error naming it.
     With ``measured_only``, rows of a table with a ``phase`` column keep ``phase == "measure"`` only:
     warm-up iterations exist to reach a steady state and would bias every statistic. A table a ``series`` names
     keeps the measured rows of each fork's final steady segment instead (:func:`lrev.steady.mark`, at the policy of
-    the results folder above ``base``), and the frames gain ``series``, one row per fork's series."""
+    the results folder above ``base``), and the frames gain ``series``, one row per fork's series. Where a budget ran
+    rounds for some contenders only, every table with a round gains ``partial``, true on those rounds' rows. An
+    ``optional`` table that a version's manifest does not list (results from before it was kept) reads as empty
+    there."""
     ordered = sorted(versions, key=version_key)
     manifests = {}
     for version in ordered:
@@ -102,16 +106,24 @@ def load(base: Path, versions: Sequence[str], tables: Sequence[str], measured_on
         manifests[version] = read_json(path)
         verify(path, manifests[version]["sha256"])
 
+    # Rows of a round a budget ran for some contenders only (the study's ``budget_contenders``): paired by round,
+    # a side that did not run it pairs over the others (lrev.rounds).
+    partial = {v: {int(r) for r in (m.get("parameters", {}).get("budget_contenders") or {})}
+               for v, m in manifests.items()}
+
     def read(name: str) -> pd.DataFrame:
-        frame = pd.concat([pd.read_parquet(Path(base) / v / f"{name}.parquet") for v in ordered], ignore_index=True)
-        if measured_only and "phase" in frame:
+        kept = [v for v in ordered if f"{name}.parquet" in manifests[v]["sha256"] or name not in optional]
+        if not kept:
+            return pd.DataFrame()
+        frame = pd.concat([pd.read_parquet(Path(base) / v / f"{name}.parquet") for v in kept], ignore_index=True)
+        if measured_only and "phase" in frame and name not in marked:
             frame = frame[frame["phase"] == "measure"].reset_index(drop=True)
+        if any(partial.values()) and {"version", "round"} <= set(frame.columns):
+            frame["partial"] = [r in partial.get(v, ()) for v, r in zip(frame["version"], frame["round"])]
         return frame
 
     marked = {s.table for s in series}
-    frames = {name: read(name) if name not in marked else
-              pd.concat([pd.read_parquet(Path(base) / v / f"{name}.parquet") for v in ordered], ignore_index=True)
-              for name in tables}
+    frames = {name: read(name) for name in tables}
     if series:
         frames, frames["series"] = steady.mark_all(frames, series, steady.policy(Path(base).parent))
     return frames, manifests

@@ -96,9 +96,11 @@ def hook(study: str) -> ModuleType:
     return importlib.import_module(f"lrev.{study}.plan")
 
 
-def fork_names(jobs: Sequence[Any], rounds: int) -> list[str]:
-    """The name of every fork :func:`lrev.fork.run_rounds` starts for ``jobs`` over ``rounds``."""
-    return [job.name for r in range(rounds) for job in jobs if job.runs_in(r)]
+def fork_names(jobs: Sequence[Any], settings: dict[str, Any]) -> list[str]:
+    """The name of every fork :func:`lrev.fork.run_rounds` starts for ``jobs`` over the settings' ``rounds``, the
+    budget's partial rounds (``budget_contenders``) counted as they run."""
+    only = {int(r): set(c) for r, c in (settings.get("budget_contenders") or {}).items()}
+    return [job.name for r in range(settings["rounds"]) for job in jobs if job.runs_in(r, only)]
 
 
 def configured(study_hook: ModuleType, settings: dict[str, Any], fork: str) -> float:

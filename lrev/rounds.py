@@ -3,7 +3,8 @@
 In round r each job got exactly one fork (a JVM), so two sides measured in round r saw the same
 stretch of host drift; their ratio is taken round by round. A side with two forks in one round, or
 two sides measured in different rounds, cannot be paired: that is a bug in the run or its analysis,
-and it raises instead of being averaged away.
+and it raises instead of being averaged away. The one exception is a round a budget ran for some contenders
+only (rows marked ``partial``, :func:`lrev.manifest.load`): a side it did not run is paired over the other rounds.
 """
 from __future__ import annotations
 
@@ -31,12 +32,17 @@ def by_round(rows: pd.DataFrame, column: str) -> dict[int, np.ndarray]:
     return {int(r): g[column].to_numpy(dtype=float) for r, g in rows.groupby(UNIT)}
 
 
+def partial(rows: pd.DataFrame) -> set[int]:
+    """The rounds of ``rows`` that a budget ran for some contenders only (their ``partial`` column)."""
+    return set(rows.loc[rows["partial"].astype(bool), UNIT]) if "partial" in rows else set()
+
+
 def _aligned(a: pd.DataFrame, b: pd.DataFrame, column: str) -> tuple[list[int], list[np.ndarray], list[np.ndarray]]:
     """The rounds and both sides' samples in them; both sides must cover the same rounds."""
     ga, gb = by_round(a, column), by_round(b, column)
-    if set(ga) != set(gb):
+    if (set(ga) ^ set(gb)) - (partial(a) | partial(b)):
         raise PairingError(f"sides were measured in different rounds: {sorted(ga)} vs {sorted(gb)}")
-    rounds = sorted(ga)
+    rounds = sorted(set(ga) & set(gb))
     return rounds, [ga[r] for r in rounds], [gb[r] for r in rounds]
 
 

@@ -163,13 +163,16 @@ def mark(frame: pd.DataFrame, series: Series, policy: Policy) -> tuple[pd.DataFr
     """The measured rows of ``frame`` with their series' verdict, and one row per series.
 
     Each series (warm-up and measured rows in order) is classified (:func:`classify`). Its measured rows keep those
-    inside its final steady segment, ``stable`` 1; a series with no steady state keeps all its measured rows,
-    ``stable`` 0. Each kept row also carries its series' class (``steady``) and JIT share (``steady_jit``). The per-series table: the identity and keys, ``steady`` (the class), ``start`` (the row the steady
-    segment starts at), ``length`` (rows in the series), ``measured`` (rows kept) and ``jit_share`` (the JIT's share
-    of the kept rows' time: a covariate, never a gate)."""
+    inside its final steady segment (all of them where ``series.cut`` is off), ``stable`` 1; a series with no steady
+    state keeps all its measured rows, ``stable`` 0. Each kept row also carries its series' class (``steady``) and
+    JIT share (``steady_jit``). The per-series table: the identity and keys, ``steady`` (the class), ``start`` (the
+    row the steady segment starts at), ``length`` (rows in the series), ``measured`` (rows kept) and ``jit_share``
+    (the JIT's share of the kept rows' time: a covariate, never a gate)."""
     column, measured_value = series.measured
     keys = [*IDENTITY, *series.keys]
     kept, rows = [], []
+    if frame.empty:  # a table older results did not keep
+        return frame, pd.DataFrame(columns=[*keys, "steady", "start", "length", "measured", "jit_share"])
     for key, group in frame.groupby(keys, sort=False):
         # Warm-up rows first, then the measured ones, each in the order they ran.
         group = group.assign(_measured=group[column] == measured_value).sort_values(["_measured", *series.order],

@@ -16,13 +16,20 @@ def _cfg(tmp_path: Path, budgets: dict | None = None, **overrides) -> config.Con
                                     {"dvjump": {"max_rounds": 5, "minutes": 1}}}, **overrides})
 
 
-def _fork(root: Path, study: str, round_: int, job: str, seconds: float) -> None:
-    write_json(root / "results" / study / "forks" / f"round-{round_}" / job / "timing.json", {"seconds": seconds})
+def _fork(root: Path, study: str, round_: int, job: str, seconds: float, contender: str | None = None) -> None:
+    record = {"seconds": seconds} if contender is None else {"seconds": seconds, "contender": contender}
+    write_json(root / "results" / study / "forks" / f"round-{round_}" / job / "timing.json", record)
+
+
+#: The contenders of every cell _claims writes, and the A/A beside them; a budget round runs these and dvjump's A/A.
+SIDES = {"a": "lucene10", "b": "lucene6", "aa": {"a": "lucene7-index-aa", "b": "lucene7-index"}}
+ROUND = ["lucene10", "lucene6", "lucene7-index", "lucene7-index-aa"]
 
 
 def _claims(root: Path, study: str, verdicts: list[str]) -> None:
     write_json(root / "results" / study / "claims.json",
-               {"verdicts": [{"claim": f"c-{i}", "version": "1.0.0", "verdict": v} for i, v in enumerate(verdicts)]})
+               {"verdicts": [{"claim": f"c-{i}", "version": "1.0.0", "verdict": v, "parts": [dict(SIDES)]}
+                             for i, v in enumerate(verdicts)]})
 
 
 def test_spent_counts_rounds_and_sums_fork_seconds(tmp_path):
@@ -41,12 +48,30 @@ def test_spent_counts_rounds_and_sums_fork_seconds(tmp_path):
     (["holds", "inconclusive"], 5, 5.0, None),    # at max_rounds
     (["holds", "inconclusive"], 3, 20.0, None),   # another round of 20 s would pass the minute
 ])
-def test_next_rounds(tmp_path, verdicts, rounds, seconds, expected):
+def test_next_round(tmp_path, verdicts, rounds, seconds, expected):
     cfg = _cfg(tmp_path)
     for r in range(rounds):
         _fork(cfg.root, "dvjump", r, "a", seconds)
     _claims(cfg.root, "dvjump", verdicts)
-    assert budget.next_rounds(cfg, "dvjump") == expected
+    got = budget.next_round(cfg, "dvjump")
+    assert (got and got.rounds) == expected
+    if got:
+        assert got.contenders == ROUND
+
+
+def test_a_round_runs_only_the_undecided_cells_contenders_and_is_priced_at_their_forks(tmp_path):
+    # Three rounds of a 4 s fork of a cell's contender and a 12 s one of a decided cell's: 48 s of the minute. A whole
+    # round more (16 s) would pass the minute; a round of the undecided cell's contenders (4 s) fits.
+    cfg = _cfg(tmp_path)
+    for r in range(3):
+        _fork(cfg.root, "dvjump", r, "lucene10", 4.0, "lucene10")
+        _fork(cfg.root, "dvjump", r, "lucene9", 12.0, "lucene9")
+    _claims(cfg.root, "dvjump", ["holds", "inconclusive"])
+    assert budget.spent(cfg.root, "dvjump").by_contender == {"lucene10": 4.0, "lucene9": 12.0}
+    assert budget.next_round(cfg, "dvjump") == budget.Round(4, ROUND)
+    _fork(cfg.root, "dvjump", 0, "lucene8", 30.0)  # a timing that does not say whose it was: priced as a whole round
+    assert budget.spent(cfg.root, "dvjump").by_contender is None
+    assert budget.next_round(cfg, "dvjump") is None
 
 
 def test_a_study_without_a_budget_runs_its_rounds_and_stops(tmp_path):
@@ -54,7 +79,7 @@ def test_a_study_without_a_budget_runs_its_rounds_and_stops(tmp_path):
     assert cfg.budget("dvjump") is None
     _fork(cfg.root, "dvjump", 0, "a", 1.0)
     _claims(cfg.root, "dvjump", ["inconclusive"])
-    assert budget.next_rounds(cfg, "dvjump") is None
+    assert budget.next_round(cfg, "dvjump") is None
 
 
 def test_the_loop_adds_rounds_until_decided_then_builds_the_rest(tmp_path, monkeypatch):
@@ -77,7 +102,8 @@ def test_the_loop_adds_rounds_until_decided_then_builds_the_rest(tmp_path, monke
     assert [c[0] for c in calls] == [*range(base, 5), 4]
     assert calls[0][1] == [str(tmp_path / "default" / "results" / "dvjump" / "claims.json")]
     assert calls[-1][1] == []  # the whole pipeline, the paper included
-    assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {"dvjump": {"rounds": 4}}
+    assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {
+        "dvjump": {"rounds": 4, "budget_contenders": {str(r): ROUND for r in range(base, 4)}}}
 
 
 def _budgeted(tmp_path: Path, monkeypatch, verdicts: list[str], jobs: tuple = ()) -> tuple[list[str], list, list]:
@@ -91,7 +117,7 @@ def _budgeted(tmp_path: Path, monkeypatch, verdicts: list[str], jobs: tuple = ()
     for r in range(4):
         _fork(cfg.root, "dvjump", r, "a", 2.0)
     _claims(cfg.root, "dvjump", verdicts)
-    budget.write_rounds(budget.rounds_file(cfg), {"dvjump": 4})
+    budget.write_rounds(budget.rounds_file(cfg), {"dvjump": {"rounds": 4, "budget_contenders": {"3": ROUND}}})
     dry_runs, calls = [], []
     monkeypatch.setattr(budget.plan, "dry_run_jobs", lambda args: dry_runs.append(args) or list(jobs))
 
@@ -122,7 +148,8 @@ def test_a_run_with_no_job_left_but_a_round_to_add_runs_it(tmp_path, monkeypatch
     argv, _, calls = _budgeted(tmp_path, monkeypatch, ["holds", "inconclusive"])
     assert budget.main(argv) == 0
     assert calls == [4, 5, 5] and "nothing to do" not in capsys.readouterr().out  # claims, round 5, the rest
-    assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {"dvjump": {"rounds": 5}}
+    assert yaml.safe_load((tmp_path / "default" / "budget" / "rounds.yaml").read_text()) == {
+        "dvjump": {"rounds": 5, "budget_contenders": {"3": ROUND, "4": ROUND}}}
 
 
 def test_a_dry_run_shows_snakemakes_dry_run_once_and_adds_no_round(tmp_path, monkeypatch, capsys):

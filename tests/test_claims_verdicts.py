@@ -441,3 +441,19 @@ def test_a_size_that_is_not_a_quantity_of_the_parts_condition_is_refused():
     old = SimpleNamespace(cold=results.cold.drop(columns="hot_share_ceiling"))
     with pytest.raises(claims.MissingResultError, match="no hot_share_ceiling in the cold results"):
         _row(_scaled_registry(CEILING), old)
+
+
+def test_a_round_the_budget_ran_for_other_contenders_is_no_failed_round_of_this_part():
+    # Round 5 ran only Memory, default and the A/A (another cell was undecided); FST50 / default reads rounds 0-4, and
+    # names no failed round. Read with the budget's record in the manifest missing, that round would be failed.
+    speeds = {"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": [*BASE, 100.0], study.AA: [*QUIET_AA, 100.2],
+              "Memory": [200.0, 190.0, 210.0, 205.0, 195.0, 201.0]}
+    rows = _lookups(speeds).lookups
+    partial = {"9.12.3": {"parameters": {"budget_contenders": {"5": ["Memory", "default", study.AA]}}}}
+    part = _row(_registry(), SimpleNamespace(lookups=rows, manifests=partial))["parts"][0]
+    assert part["n"] == 5 and part["failed_rounds"] == [] and part["verdict"] == "holds"
+    assert _row(_registry(), SimpleNamespace(lookups=rows))["parts"][0]["failed_rounds"] == [5]
+    # A part whose every contender ran in that round reads it.
+    registry = _registry()
+    registry["claims"][0]["parts"][0]["a"] = {"contender": "Memory"}
+    assert _row(registry, SimpleNamespace(lookups=rows, manifests=partial))["parts"][0]["n"] == 6

@@ -102,6 +102,25 @@ def test_a_job_limited_to_the_first_rounds_runs_only_in_those(tmp_path):
     assert not (out / "round-2" / "mixed").exists()
 
 
+def test_a_round_the_budget_added_for_some_contenders_runs_only_theirs_and_records_whose_forks_they_were(tmp_path):
+    log: list = []
+
+    def job(name, contender):
+        return fork.Job(name, lambda r, out: (log.append((r, name)), (out / "done").write_text(name)),
+                        contender=contender)
+
+    jobs = [job("alone-a", "a"), job("alone-b", "b"), job("mixed", None)]
+    only = fork.partial_rounds({"budget_contenders": {"2": ["b"]}})
+    assert only == {2: {"b"}}
+    out = fork.run_rounds(jobs, 3, 1, tmp_path / "forks", "s", only=only)
+    assert sorted(log) == sorted([(r, n) for r in range(2) for n in ("alone-a", "alone-b", "mixed")] + [(2, "alone-b")])
+    assert sorted(p.name for p in (out / "round-2").iterdir()) == ["alone-b"]
+    assert read_json(out / "round-2" / "alone-b" / fork.TIMING)["contender"] == "b"
+    # The budget's rounds are not settings a fork was made with: a run with them resumes a run without.
+    assert fork.fingerprint({"x": 1, "rounds": 3, "budget_contenders": {"2": ["b"]}}, []) == fork.fingerprint(
+        {"x": 1, "rounds": 2}, [])
+
+
 def test_a_check_after_each_round_that_raises_stops_the_run_there(tmp_path):
     log: list = []
     checked: list = []

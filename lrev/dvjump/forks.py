@@ -30,7 +30,8 @@ def jobs(root: Path, dvjump: dict[str, Any]) -> list[fork.Job]:
     def measure(contender: str) -> fork.Job:
         version = layout.contender(contender).version
         payload = {"root": str(root), "version": version, "contender": contender, "dvjump": dvjump}
-        return fork.Job(contender, lambda r, out: fork.run("dvjump.measure", version, {**payload, "round": r}, out))
+        return fork.Job(contender, lambda r, out: fork.run("dvjump.measure", version, {**payload, "round": r}, out),
+                        contender=contender)
 
     return [measure(c) for c in layout.timed(dvjump)]
 
@@ -42,4 +43,5 @@ def run(root: Path, dvjump: dict[str, Any]) -> Path:
     todo = jobs(root, dvjump)
     return fork.run_rounds(todo, dvjump["rounds"], dvjump["seed"], layout.forks_dir(root),
                            fingerprint(dvjump), label="dvjump", after_round=results.collect,
-                           expected=plan.fork_seconds(root, "dvjump", dvjump, [j.name for j in todo]))
+                           expected=plan.fork_seconds(root, "dvjump", dvjump, [j.name for j in todo]),
+                           only=fork.partial_rounds(dvjump))

@@ -32,7 +32,7 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
-    return fork_names(dvj_forks.jobs(root, settings), settings["rounds"])
+    return fork_names(dvj_forks.jobs(root, settings), settings)
 
 
 def series(settings: dict[str, Any], corpus: str) -> int:

@@ -30,7 +30,8 @@ def jobs(root: Path, dvupdate: dict[str, Any]) -> list[fork.Job]:
         name = layout.job_name(version, role, contender)
         payload = {"root": str(root), "version": version, "role": role, "contender": contender, "job": name,
                    "dvupdate": dvupdate}
-        return fork.Job(name, lambda r, out: fork.run("dvupdate.measure", version, {**payload, "round": r}, out))
+        return fork.Job(name, lambda r, out: fork.run("dvupdate.measure", version, {**payload, "round": r}, out),
+                        contender=contender)
 
     return [measure(*job) for job in layout.jobs(dvupdate)]
 
@@ -42,4 +43,5 @@ def run(root: Path, dvupdate: dict[str, Any]) -> Path:
     todo = jobs(root, dvupdate)
     return fork.run_rounds(todo, dvupdate["rounds"], dvupdate["seed"], layout.forks_dir(root),
                            fingerprint(dvupdate), label="dvupdate", after_round=results.collect,
-                           expected=plan.fork_seconds(root, "dvupdate", dvupdate, [j.name for j in todo]))
+                           expected=plan.fork_seconds(root, "dvupdate", dvupdate, [j.name for j in todo]),
+                           only=fork.partial_rounds(dvupdate))

@@ -42,7 +42,7 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
-    return fork_names(dvu_forks.jobs(root, settings), settings["rounds"])
+    return fork_names(dvu_forks.jobs(root, settings), settings)
 
 
 def configured(settings: dict[str, Any], fork: str) -> float:

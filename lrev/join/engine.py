@@ -57,6 +57,12 @@ class Bench(bridge.JavaHandle):
         return _closed_loop(self._java.request(top_n), self.queries, iteration_ms, min_warmup, max_warmup,
                             stable_cv, jit_quiet_share, measure_iterations, seed)
 
+    def closed_throughput(self, top_n: int, workers: int, seconds: float) -> dict:
+        """``workers`` threads running the query stream back to back for ``seconds``, on the server's CPUs
+        (``ClosedThroughput``): workers, ops, nanos, throughput_rps, jit_ms, gc_ms."""
+        load = _harness("ClosedThroughput")(self._java.request(top_n), self.queries, workers, int(seconds * 1e9))
+        return bridge.frame(load.run(self.pin.server if self.pin else None)).iloc[0].to_dict()
+
     def open_loop(self, top_n: int, rate: float, workers: int, seconds: float, seed: int,
                   log: Path | None, interval_s: float = 1.0) -> tuple[pd.DataFrame, dict]:
         """An open-loop Poisson load at ``rate`` requests/s on ``workers`` threads: its per-interval rows and its

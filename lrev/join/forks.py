@@ -28,10 +28,11 @@ def fingerprint(join: dict[str, Any]) -> str:
 
 def jobs(root: Path, join: dict[str, Any]) -> list[fork.Job]:
     def job(task: str, version: str, name: tuple[str, ...], **args: str) -> fork.Job:
-        """A fork of ``join.<task>`` on ``version``, named by ``name`` after the version (layout.job_name)."""
+        """A fork of ``join.<task>`` on ``version``, named by ``name`` after the version (layout.job_name); the
+        contender it times is the first of ``name``."""
         payload = {"root": str(root), "version": version, **args, "join": join}
         return fork.Job(layout.job_name(version, *name), lambda r, out: fork.run(
-            f"join.{task}", version, {**payload, "round": r, "out": str(out)}, out))
+            f"join.{task}", version, {**payload, "round": r, "out": str(out)}, out), contender=name[0])
 
     def ladder(version: str, contender: str, corpus: str) -> fork.Job:
         if contender in layout.UPDATE_DESIGNS:
@@ -51,4 +52,5 @@ def run(root: Path, join: dict[str, Any]) -> Path:
     todo = jobs(root, join)
     return fork.run_rounds(todo, join["rounds"], join["seed"], layout.forks_dir(root),
                            fingerprint(join), label="join", after_round=results.collect,
-                           expected=plan.fork_seconds(root, "join", join, [j.name for j in todo]))
+                           expected=plan.fork_seconds(root, "join", join, [j.name for j in todo]),
+                           only=fork.partial_rounds(join))

@@ -242,6 +242,30 @@ def ratio_rows(data: summary.JoinResults, pairs: Sequence[tuple[str, str]]) -> l
     return out
 
 
+#: The four readings of one mechanism, each as how many times faster a is than b: (metric, which side is the
+#: numerator). A rate's ratio is a ÷ b; a time's is b ÷ a.
+READINGS = (("saturation_rps", "a"), ("closed_rps", "a"), ("service_ms", "b"), ("low_p50_ms", "b"))
+
+
+def reading_rows(data: summary.JoinResults, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Per pair and version, the four readings of how much faster a is than b, paired by round: the open-loop
+    saturation rate, the closed loop's most on the same workers, the single-thread service time, the p50 at the
+    lowest offered rate ("n/a" where the run did not measure one: results from before the closed loop)."""
+    out = []
+    for a, b in pairs:
+        found: dict[str, dict[str, str]] = {}
+        for metric, top in READINGS:
+            if metric not in data.saturation:
+                continue
+            num, den = (a, b) if top == "a" else (b, a)
+            for r in summary.ratio(data, metric, num, den).to_dict(orient="records"):
+                found.setdefault(r["version"], {})[metric] = f"{fmt(r['value'])} {interval(r['low'], r['high'])}"
+        for version, cells in sorted(found.items(), key=lambda kv: version_key(kv[0])):
+            out.append({"version": version, "a": a, "b": b,
+                        **{metric: cells.get(metric, "n/a") for metric, _ in READINGS}})
+    return out
+
+
 def corpus(manifest: dict[str, Any]) -> dict[str, Any]:
     c = manifest["corpora"][layout.CORPUS]
     return {"docs": f"{c['docs']:,}", "parents": f"{c['parents']:,}", "synthetic": c["synthetic"],
@@ -307,6 +331,9 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "ratios": ratio_rows(data, [("solr-parent", "solr-join"), (layout.BASELINE, "scan"),
                                     (layout.BASELINE, "terms"), (layout.BASELINE, "ordinals"),
                                     (layout.AA, layout.BASELINE)]),
+        "readings": reading_rows(data, [("solr-parent", "solr-join"), (layout.BASELINE, "scan")]),
+        # None: results from before the closed loop on the load's workers.
+        "closed_s": f"{p['load']['closed_s']:g}" if "closed_s" in p["load"] else None,
         "cold": cold_rows(data),
         "indexes": index_numbers(data),
         "frames": frame_rows(data),

@@ -29,7 +29,7 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
-    return fork_names(join_forks.jobs(root, settings), settings["rounds"])
+    return fork_names(join_forks.jobs(root, settings), settings)
 
 
 def configured(settings: dict[str, Any], fork: str) -> float:
@@ -48,7 +48,8 @@ def configured(settings: dict[str, Any], fork: str) -> float:
         return closed
     load = settings["load"]
     steps = sum(f <= 1 for f in load["fractions"]) + load["refine"]
-    seconds = closed + load["warmup_step_s"] + steps * load["step_s"] + settings["profile"]["seconds"]
+    seconds = (closed + load["warmup_step_s"] + steps * load["step_s"] + settings["profile"]["seconds"]
+               + load.get("closed_s", 0))
     if contender in settings["cold"]["contenders"].get(version, []):
         seconds += len(settings["cold"]["runs"]) * settings["cold"]["seconds"]
     return seconds

@@ -10,8 +10,10 @@
                         lrev.warmup.JIT_QUIET_SHARE of it)
     intervals.parquet   each step's per-second intervals (the timelines)
     saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
-                        first step that failed, the closed-loop service time, ``stable`` (the closed loop
-                        converged and every step was quiet), and the shares of the profiled
+                        first step that failed, the closed-loop service time, ``closed_rps`` (the most the
+                        same workers completed in a closed loop after the search, and ``closed_jit_ms``),
+                        ``stable`` (the closed loop converged and every step was quiet; the loaders read it
+                        from the closed loop's series instead, lrev.steady), and the shares of the profiled
                         step's CPU samples under each mark of layout.MARKS (the terms dictionary, docFreq); the
                         open-loop warm-up's steps, the JIT share of its last, and whether that one was quiet
     frames.parquet      the profiled step's hottest frames (JFR execution samples), by self and inclusive count
@@ -26,6 +28,7 @@
     sweep_gate.parquet  the unique-join-values sweep's gate: as gate.parquet, per corpus
     sweep.parquet       one row per sweep fork: the corpus's parents per join key, its join keys, the
                         closed-loop service time
+    sweep_closed.parquet  per sweep fork, its closed loop's iterations (as closed.parquet, with the corpus)
     update_gate.parquet per update fork and updated block: its children, how many of its ids were found
                         exactly once, how many children hold the acl last written, and whether the block is
                         still adjacent (block join's design; 1 for the child-alone design)
@@ -36,6 +39,7 @@
                         whether the warm-up ended with the JIT quiet or settled, and that rule's window and shares
     ladder_gate.parquet the size ladder's gate: as gate.parquet, per ladder corpus
     ladder.parquet      one row per closed-loop fork of the size ladder: the corpus, its documents, the service time
+    ladder_closed.parquet  per closed-loop fork of the size ladder, its closed loop's iterations
     ladder_update_gate.parquet, ladder_update_probes.parquet, ladder_updates.parquet
                         the size ladder's update forks: as the three tables above, per ladder corpus
     manifest.json       provenance, and the sha256 of every table above
@@ -54,8 +58,10 @@ from lrev.io import read_json
 from lrev.join import layout
 
 TABLES = ("gate", "closed", "steps", "intervals", "saturation", "frames", "cold", "cold_intervals", "residency",
-          "sweep_gate", "sweep", "update_gate", "update_probes", "updates", "ladder_gate", "ladder",
-          "ladder_update_gate", "ladder_update_probes", "ladder_updates")
+          "sweep_gate", "sweep", "sweep_closed", "update_gate", "update_probes", "updates", "ladder_gate", "ladder",
+          "ladder_closed", "ladder_update_gate", "ladder_update_probes", "ladder_updates")
+#: The tables results from before the loaders read the closed loops' series lack: read as empty there.
+SINCE_SERIES = ("sweep_closed", "ladder_closed")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
 
 

@@ -41,6 +41,8 @@ QUANTITIES = {
     "corpus_docs": Quantity("service", "docs", ("corpus",), converges=False),
     "update_ms": Quantity("updates", "update_ms", (), converges=True),
     "saturation_rps": Quantity("saturation", "saturation_rps", LOAD, converges=True),
+    # The most the same workers complete in a closed loop after the search: the CPU's bound beside the latency's.
+    "closed_rps": Quantity("saturation", "closed_rps", LOAD, converges=True, positive=True),
     "low_p50_ms": Quantity("saturation", "low_p50_ms", LOAD, converges=True),
     "low_p99_ms": Quantity("saturation", "low_p99_ms", LOAD, converges=True),
     "cpu_at_saturation": Quantity("saturation", "cpu_at_saturation", LOAD, converges=True),

@@ -20,13 +20,16 @@ from lrev.load import failed_steps
 from lrev.tables import by_version, estimate_columns
 
 STUDY = "join"
-#: The series whose steady state is read: each load fork's closed-loop warm-up, then its measured iterations (they
-#: place its saturation search), and each update fork's probes.
-SERIES = (steady.Series("closed", (), ("iteration",), "ops/nanos", "higher", ("phase", "measure")),
+#: The series whose steady state is read: each closed-loop fork's warm-up, then its measured iterations (they
+#: place a load fork's saturation search, and are a sweep or ladder fork's service time), and each update fork's
+#: probes.
+SERIES = (*(steady.Series(table, (), ("iteration",), "ops/nanos", "higher", ("phase", "measure"))
+            for table in ("closed", "sweep_closed", "ladder_closed")),
           *(steady.Series(table, (), ("probe",), "ops/nanos", "higher", ("phase", "measure"))
             for table in ("update_probes", "ladder_update_probes")))
 #: The tables whose forks take ``stable`` from a series: the table, and the series' table.
-STEADY = {"saturation": "closed", "updates": "update_probes", "ladder_updates": "ladder_update_probes"}
+STEADY = {"saturation": "closed", "sweep": "sweep_closed", "ladder": "ladder_closed", "updates": "update_probes",
+          "ladder_updates": "ladder_update_probes"}
 #: What one fork's saturation search yields.
 METRICS = ("saturation_rps", "low_p50_ms", "low_p99_ms", "cpu_at_saturation", "server_cpu_at_saturation",
            "service_ms", "terms_share", "docfreq_share", "cpu_per_request_ms")
@@ -45,11 +48,13 @@ class JoinResults(manifest.Results):
     residency: pd.DataFrame
     sweep_gate: pd.DataFrame
     sweep: pd.DataFrame
+    sweep_closed: pd.DataFrame
     update_gate: pd.DataFrame
     update_probes: pd.DataFrame
     updates: pd.DataFrame
     ladder_gate: pd.DataFrame
     ladder: pd.DataFrame
+    ladder_closed: pd.DataFrame
     ladder_update_gate: pd.DataFrame
     ladder_update_probes: pd.DataFrame
     ladder_updates: pd.DataFrame
@@ -58,7 +63,8 @@ class JoinResults(manifest.Results):
 
 
 def load(results_root: str | Path, versions: Sequence[str]) -> JoinResults:
-    frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES, series=SERIES)
+    frames, manifests = manifest.load(Path(results_root) / STUDY, versions, results.TABLES, series=SERIES,
+                                      optional=results.SINCE_SERIES)
     for table, series in STEADY.items():
         frames[table] = with_steady(frames[table], frames[series])
     frames["saturation"] = with_cpu_per_request(frames["saturation"], frames["steps"])
@@ -71,6 +77,8 @@ def with_steady(table: pd.DataFrame, series: pd.DataFrame) -> pd.DataFrame:
     """``table`` with each fork's ``stable`` taken from its series (:data:`STEADY`): whether that series reached a
     steady state, its class (``steady``) and the JIT's share of its steady segment (``steady_jit``)."""
     keys = ["version", "round", "fork", "contender"]
+    if series.empty:  # results from before the series were kept: the harness's own flag stands
+        return table
     found = series.groupby(keys, as_index=False)[["stable", "steady", "steady_jit"]].first()
     return table.drop(columns=[c for c in ("stable", "steady", "steady_jit") if c in table]).merge(found, on=keys,
                                                                                                    how="left")

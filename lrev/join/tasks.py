@@ -1,7 +1,8 @@
 """The `join` fork task (run by :mod:`lrev.fork`, one JVM each): one contender alone in its JVM. The correctness
 gate first, then a closed-loop warm-up on one thread (until steady: it also gives the service time), then the
 saturation search: open-loop Poisson steps at increasing fractions of the capacity that service time implies.
-Then one step at the saturation rate under Flight Recorder (where the CPU went), and, for the contenders the
+Then one step at the saturation rate under Flight Recorder (where the CPU went), a closed loop on the same workers
+(the most they complete when no request waits to be offered), and, for the contenders the
 config names, the cold runs: the index closed, evicted from the page cache, reopened and loaded at once."""
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         passed = steps[steps["stop_reason"] == ""]["offered_rps"]
         hot_rate = float(passed.max()) if len(passed) else float(steps["offered_rps"].min())
         frames = profile(bench, top_n, hot_rate, join, seed, Path(out))
+        # Warm by now: the most the same workers complete with no request ever waiting to be offered.
+        closed_max = bench.closed_throughput(top_n, join["workers"], plan["closed_s"])
         ordinal_map_ms = bench.ordinal_map_ms()
     steps = steps.assign(workers=join["workers"], passed=lambda s: (s["stop_reason"] == "").astype(int),
                          fraction=lambda s: s["offered_rps"] / capacity,
@@ -78,6 +81,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         "cpu_at_saturation": stopped["cpu_share"].iloc[0] if len(stopped) else math.nan,
         "server_cpu_at_saturation": stopped["worker_cpu_share"].iloc[0] if len(stopped) else math.nan,
         "service_ms": service_ns / NS_PER_MS, "capacity_rps": capacity,
+        "closed_rps": closed_max["throughput_rps"], "closed_jit_ms": closed_max["jit_ms"],
         "generator_cpus": pin.generator if pin else "", "server_cpus": pin.server if pin else "",
         # A saturation rate found while the JIT was still compiling is flagged as an unconverged warm-up is.
         "stable": int(closed["stable"].iloc[0] and steps["quiet"].all()), "ordinal_map_ms": ordinal_map_ms,
@@ -113,23 +117,27 @@ def warm_up_open_loop(bench: engine.Bench, rate: float, join: dict[str, Any], se
 def sweep(root: str, version: str, round: int, contender: str, corpus: str, out: str,
           join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """A fork of the unique-join-values sweep: the gate and the closed loop on one sweep corpus. Tables
-    ``sweep_gate`` (per query) and ``sweep`` (one row: the corpus's join keys and the service time)."""
-    gate, row = closed_on(Path(root), version, round, contender, corpus, join)
-    return {"sweep_gate": gate, "sweep": pd.DataFrame([{**row, "share": layout.share(corpus)}])}
+    ``sweep_gate`` (per query), ``sweep`` (one row: the corpus's join keys and the service time) and
+    ``sweep_closed`` (the closed loop's iterations, whose steady state the loaders read)."""
+    gate, row, closed = closed_on(Path(root), version, round, contender, corpus, join)
+    return {"sweep_gate": gate, "sweep": pd.DataFrame([{**row, "share": layout.share(corpus)}]),
+            "sweep_closed": closed}
 
 
 def ladder(root: str, version: str, round: int, contender: str, corpus: str, out: str,
            join: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """A closed-loop fork of the size ladder: the gate and the closed loop on one ladder corpus. Tables
-    ``ladder_gate`` (per query) and ``ladder`` (one row: the corpus's documents and the service time)."""
-    gate, row = closed_on(Path(root), version, round, contender, corpus, join)
-    return {"ladder_gate": gate, "ladder": pd.DataFrame([{**row, "docs": layout.docs(join, corpus)}])}
+    ``ladder_gate`` (per query), ``ladder`` (one row: the corpus's documents and the service time) and
+    ``ladder_closed`` (the closed loop's iterations)."""
+    gate, row, closed = closed_on(Path(root), version, round, contender, corpus, join)
+    return {"ladder_gate": gate, "ladder": pd.DataFrame([{**row, "docs": layout.docs(join, corpus)}]),
+            "ladder_closed": closed}
 
 
 def closed_on(root: Path, version: str, round: int, contender: str, corpus: str,
-              join: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, Any]]:
+              join: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, Any], pd.DataFrame]:
     """The gate and the closed loop of ``contender`` on ``corpus``'s index: (the gate with its corpus, one row of
-    the corpus's join keys, the service time and whether the loop converged)."""
+    the corpus's join keys, the service time and whether the loop converged, the loop's iterations)."""
     system = layout.system(contender)
     index = layout.index_dir(root, version, system, corpus) / layout.OPENED[system]
     keys = read_json(layout.corpus_dir(root, corpus) / "manifest.json")["join_keys"]
@@ -138,7 +146,7 @@ def closed_on(root: Path, version: str, round: int, contender: str, corpus: str,
         gate, closed, service_ns = gate_and_warm_up(bench, join, int(join["seed"]) * 1000 + round)
     row = {"corpus": corpus, "join_keys": keys, "service_ms": service_ns / NS_PER_MS,
            "hits": int(gate["hits"].sum()), "stable": int(closed["stable"].iloc[0])}
-    return gate.assign(corpus=corpus), row
+    return gate.assign(corpus=corpus), row, closed.assign(corpus=corpus)
 
 
 def updates(root: str, version: str, round: int, design: str, out: str, join: dict[str, Any],

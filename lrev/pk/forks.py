@@ -38,7 +38,7 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
     def measure(contender: str) -> fork.Job:
         return fork.Job(results.ALONE + contender, lambda r, out: fork.run(
             "pk.measure", version, {**payload, "round": r, "contender": contender}, out,
-            layout.collector(contender), layout.java(contender)), group=contender)
+            layout.collector(contender), layout.java(contender)), group=contender, contender=contender)
 
     def plain_loop(contender: str) -> fork.Job:
         cond = layout.seed_condition(pk)
@@ -47,7 +47,8 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
         keys = layout.keys_file(root, cond["corpus"], cond["miss_rate"])
         return fork.Job(results.PLAIN + contender, lambda r, out: write_parquet(
             out / "plain.parquet", plain.run(version, index, keys, pk["plain"]["warmup_s"],
-                                             pk["plain"]["measure_s"], pk["batch_size"])), group=contender)
+                                             pk["plain"]["measure_s"], pk["batch_size"])), group=contender,
+                        contender=contender)
 
     mixed = fork.Job(results.MIXED, lambda r, out: fork.run("pk.mixed", version, {**payload, "round": r}, out),
                      rounds=pk["mixed_rounds"])
@@ -67,4 +68,5 @@ def run(root: Path, version: str, pk: dict[str, Any]) -> Path:
     return fork.run_rounds(todo, pk["rounds"], pk["seed"],
                            layout.results_dir(root, version) / "forks", fingerprint(version, pk),
                            label=f"pk {version}",
-                           expected=plan.fork_seconds(root, "pk", pk, [j.name for j in todo]))
+                           expected=plan.fork_seconds(root, "pk", pk, [j.name for j in todo]),
+                           only=fork.partial_rounds(pk))

@@ -36,7 +36,7 @@ def job_settings(settings: dict[str, Any], wildcards: dict[str, str]) -> dict[st
 
 def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> list[str]:
     """A pk_run job measures one version."""
-    return fork_names(pk_forks.jobs(root, wildcards["version"], settings), settings["rounds"])
+    return fork_names(pk_forks.jobs(root, wildcards["version"], settings), settings)
 
 
 def configured(settings: dict[str, Any], fork: str) -> float:

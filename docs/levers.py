@@ -1,0 +1,139 @@
+"""The levers table: what each verdict rule and each measurement decides on one finished run, and what it costs.
+
+    PYTHONPATH=. python docs/levers.py RUN [--before CHECKOUT]
+
+RUN is a run folder (``runs/default``). Each rule is switched off in turn, cumulatively from the last, and the run's
+results are judged again (no fork reruns), so a row's gain is what that rule adds on top of the rows above it. A rule
+costs no fork-minute; a ladder costs the minutes of the forks (or the share of a fork's iterations) that measured its
+rungs, read from the forks' ``timing.json``. ``--before CHECKOUT`` adds the first row: the verdicts of another checkout's
+rules (the rules before issue 65, say) on the same results, judged by that checkout's own code.
+
+A cell is decided when it holds, fails or answers; the last row also counts an untestable cell decided at the seed's
+size by a line that three sizes or more checked (lrev.paper.matrix_numbers' ``decided_either``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from unittest import mock
+
+import pandas as pd
+
+from lrev import claims, stats, steady
+from lrev.io import read_json
+
+STUDIES = ("pk", "dvjump", "dvupdate", "join")
+DECIDED = ("holds", "fails", "answer")
+
+
+def judge_all(run: Path) -> dict[str, dict]:
+    """Every study's claims judged afresh on ``run``'s results, at the looks its claims file was judged at."""
+    out = {}
+    for study in STUDIES:
+        old = read_json(run / "results" / study / "claims.json")
+        registry = claims.load_registry(f"claims/{study}.yaml")
+        registry = {**registry, "versions": [v for v in registry["versions"] if v in old["versions"]]}
+        results = claims.studies.get(study).load(run / "results", registry["versions"])
+        out[study] = claims.evaluate(registry, results, old["looks"])
+    return out
+
+
+def count(verdicts: dict[str, dict], either: bool = False) -> tuple[int, int]:
+    """Decided and applicable cells over every study; ``either`` counts a checked extrapolation of an untestable cell."""
+    rows = [v for c in verdicts.values() for v in c["verdicts"] if v["verdict"] != "n/a"]
+    grown = [v for v in rows if v["verdict"] == "untestable"
+             and (v.get("extrapolated") or {}).get("verdict") in DECIDED and v["extrapolated"].get("checked")]
+    return sum(v["verdict"] in DECIDED for v in rows) + (len(grown) if either else 0), len(rows)
+
+
+def before(run: Path, checkout: Path) -> tuple[int, int]:
+    """The decided cells by another checkout's claims step, run in its own folder on ``run``'s results."""
+    decided = applicable = 0
+    for study in STUDIES:
+        old = read_json(run / "results" / study / "claims.json")
+        out = Path(f"/tmp/levers-{study}.json")
+        subprocess.run([sys.executable, "-m", "lrev.claims", "--registry", f"claims/{study}.yaml", "--results",
+                        str(run.resolve() / "results"), "--out", str(out), "--versions", *old["versions"],
+                        "--looks", str(old["looks"])], cwd=checkout, check=True,
+                       env={"PYTHONPATH": str(checkout), "PATH": "/usr/bin:/bin"})
+        d, a = count({study: json.loads(out.read_text())})
+        decided, applicable = decided + d, applicable + a
+    return decided, applicable
+
+
+def harness_flag(frame: pd.DataFrame, series: steady.Series, policy: steady.Policy):
+    """The rule before the series were read: the measured rows whole, each with the harness's own flag (a warm-up
+    that ended with the JIT quiet)."""
+    if frame.empty:
+        return frame, pd.DataFrame()
+    column, value = series.measured
+    kept = frame[frame[column] == value].assign(steady="", steady_jit=float("nan")).reset_index(drop=True)
+    return kept, pd.DataFrame()
+
+
+def withhold_every_lag(verdict, expect, est, moves):
+    return moves is not None and verdict in ("holds", "fails")
+
+
+def no_prior(variances, dfs, confidence):
+    return stats.NO_PRIOR, {"cells": len(variances), "d0": 0.0, "s0": 0.0, "used": False, "coverage": None}
+
+
+def fork_minutes(run: Path) -> dict[str, float]:
+    """The fork-minutes each study's size ladder took: whole ladder forks (join's, dvupdate's) and the ladder's share
+    of the iterations of forks that also measured the main corpus (pk's, dvjump's)."""
+    res = run / "results"
+
+    def seconds(folder: Path, pick) -> float:
+        return sum(read_json(t)["seconds"] for t in folder.glob("round-*/*/timing.json") if pick(t.parent.name))
+
+    minutes = {"join": seconds(res / "join" / "forks", lambda n: "_parents-" in n) / 60,
+               "dvupdate": seconds(res / "dvupdate" / "forks", lambda n: "_big-" in n) / 60}
+    latency = pd.concat(pd.read_parquet(p) for p in res.glob("dvjump/*/latency.parquet"))
+    share = float((latency["corpus"] != "full").mean())
+    minutes["dvjump"] = share * seconds(res / "dvjump" / "forks", lambda n: True) / 60
+    lookups = pd.concat(pd.read_parquet(p) for p in res.glob("pk/*/lookups.parquet"))
+    main = lookups["corpus"].mode().iloc[0]
+    share = float((lookups["corpus"] != main).mean())
+    minutes["pk"] = share * sum(seconds(f, lambda n: n.startswith("alone-")) for f in res.glob("pk/*/forks")) / 60
+    return minutes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run", type=Path)
+    ap.add_argument("--before", type=Path, help="a checkout whose claims step gives the first row")
+    a = ap.parse_args()
+    rows = []
+    if a.before:
+        rows.append(("the rules before (" + a.before.name + ")", *before(a.run, a.before), 0.0))
+    # Cumulative: each row switches one more rule on, the others as the row above left them.
+    switches = [("A/A as a bias test, no noise band", [mock.patch.object(steady, "mark", harness_flag),
+                                                       mock.patch.object(claims, "could_produce", withhold_every_lag),
+                                                       mock.patch.object(claims, "group_prior", no_prior)]),
+                ("+ pace: keep a verdict the lag only weakened", [mock.patch.object(steady, "mark", harness_flag),
+                                                                  mock.patch.object(claims, "group_prior", no_prior)]),
+                ("+ steady states read from the series", [mock.patch.object(claims, "group_prior", no_prior)]),
+                ("+ variances moderated per study and kind", [])]
+    for label, patches in switches:
+        with ExitStack() as stack:
+            for p in patches:
+                stack.enter_context(p)
+            verdicts = judge_all(a.run)
+        rows.append((label, *count(verdicts), 0.0))
+    minutes = fork_minutes(a.run)
+    rows.append(("+ extrapolations a three-rung ladder checked", *count(verdicts, either=True), sum(minutes.values())))
+    print("| lever | decided | of | share | fork-minutes |")
+    print("|---|---|---|---|---|")
+    for label, decided, applicable, cost in rows:
+        print(f"| {label} | {decided} | {applicable} | {decided / applicable:.0%} | {cost:.1f} |")
+    print()
+    print("ladder fork-minutes by study: " + ", ".join(f"{s} {m:.1f}" for s, m in minutes.items()))
+
+
+if __name__ == "__main__":
+    main()
