@@ -149,7 +149,7 @@ def test_a_cell_is_unconverged_when_more_than_a_third_of_a_sides_forks_show_no_s
     assert part["steadiness"]["unsteady"]["FST50"] == [2, 3]
     assert "FST50: 2 of 3 forks show no steady state" in claims.withheld_reason(part)
     row = {"claim": "pk-3", "version": "9.12.3", "verdict": part["verdict"], "parts": [part]}
-    assert paper.claim_rows({"verdicts": [row]})[0]["measured"].endswith("(a series did not converge)")
+    assert "(a series did not converge)" in paper.claim_rows({"verdicts": [row]})[0]["measured"]
 
 
 def test_a_failed_round_is_named_beside_its_interval():
