@@ -134,6 +134,10 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
             if part.get("converged") is False:
                 # Says why a decisive-looking interval is still inconclusive.
                 measured += " (a series did not converge)"
+            jit = (part.get("steadiness") or {}).get("jit_share")
+            if jit is not None and jit > JIT_COVARIATE:
+                # A covariate beside the verdict, never a gate.
+                measured += f" (the JIT compiled for {jit * 100:.1f}% of the steady segments)"
             if "extrapolated" in part:
                 measured += f"; {seed_size(part['extrapolated'])}"
             parts.append(measured)

@@ -95,8 +95,8 @@ def samples(data: DvuResults, metric: str) -> pd.DataFrame:
 
 
 def warmups(data: DvuResults) -> pd.DataFrame:
-    """One row per fork and cell: when its warm-up ended (ms into the cell), whether the JIT was quiet or steady
-    then (``stable``) or the warm-up ran to its maximum, and how many reopens were measured."""
+    """One row per fork and cell: when its warm-up ended (ms into the cell), whether its reopens reached a steady
+    state (``stable``, :data:`SERIES`), and how many reopens were measured."""
     keys = ["version", "contender", "round", "fork", *CELL]
     return data.reopens.groupby(keys, as_index=False, sort=True).agg(warmup_ms=("warmup_ms", "first"),
                                                                      stable=("stable", "first"),
