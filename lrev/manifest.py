@@ -111,6 +111,8 @@ def load(base: Path, versions: Sequence[str], tables: Sequence[str], measured_on
     partial = {v: {int(r) for r in (m.get("parameters", {}).get("budget_contenders") or {})}
                for v, m in manifests.items()}
 
+    marked = {s.table for s in series}
+
     def read(name: str) -> pd.DataFrame:
         kept = [v for v in ordered if f"{name}.parquet" in manifests[v]["sha256"] or name not in optional]
         if not kept:
@@ -122,7 +124,6 @@ def load(base: Path, versions: Sequence[str], tables: Sequence[str], measured_on
             frame["partial"] = [r in partial.get(v, ()) for v, r in zip(frame["version"], frame["round"])]
         return frame
 
-    marked = {s.table for s in series}
     frames = {name: read(name) for name in tables}
     if series:
         frames, frames["series"] = steady.mark_all(frames, series, steady.policy(Path(base).parent))

@@ -24,7 +24,7 @@ import pandas as pd
 import psutil
 from scipy.optimize import nnls
 
-from lrev import config, pagecache, snakejobs
+from lrev import config, fork, pagecache, snakejobs
 from lrev.bridge import size_bytes
 from lrev.io import read_json, write_json
 
@@ -99,7 +99,7 @@ def hook(study: str) -> ModuleType:
 def fork_names(jobs: Sequence[Any], settings: dict[str, Any]) -> list[str]:
     """The name of every fork :func:`lrev.fork.run_rounds` starts for ``jobs`` over the settings' ``rounds``, the
     budget's partial rounds (``budget_contenders``) counted as they run."""
-    only = {int(r): set(c) for r, c in (settings.get("budget_contenders") or {}).items()}
+    only = fork.partial_rounds(settings)
     return [job.name for r in range(settings["rounds"]) for job in jobs if job.runs_in(r, only)]
 
 
