@@ -13,8 +13,9 @@ moderated as below) into a verdict. In this order, the first that applies:
   could have produced the verdict (the registry's ``lag`` says which way a lagging side moves the quantity; a verdict
   the lag can only have weakened is kept, and says that a side lagged);
 - ``biased``: a ratio whose A/A beside it (the study's A/A contender against the contender it repeats, same
-  quantity, condition, version and rounds) shows a bias: its interval excludes 1 and its estimate lies beyond the
-  registry's ``aa_tolerance`` either way, so two JVMs of one contender differ by more than the claim may;
+  quantity, condition, version and rounds) shows a bias: it differs from 1 beyond chance, its p among the study's
+  A/As adjusted for their number (:func:`family_p`), and its estimate lies beyond the registry's ``aa_tolerance``
+  either way, so two JVMs of one contender differ by more than the claim may;
 - ``unconverged``: more than a third of a side's forks show no steady state in the series the part reads (a
   changepoint analysis of each fork's iterations, probes or reopens, :mod:`lrev.steady`; the value of a fork that
   settled is read from its final steady segment). The JIT's share of the steady segments is recorded beside the
@@ -65,6 +66,7 @@ from typing import Any, Sequence
 import jsonschema
 import numpy as np
 import pandas as pd
+import scipy.stats
 import yaml
 
 from lrev import growth, io, rounds, stats, steady, studies
@@ -399,12 +401,26 @@ def could_produce(verdict: str, expect: dict, est: stats.Estimate, moves: str | 
     return says_high == (moves == "up")
 
 
-def biased(aa: stats.Estimate, tolerance: float) -> bool:
-    """Whether an A/A ratio shows a bias: its interval excludes 1 and its estimate lies beyond ×``tolerance``
-    either way. An A/A without an interval (fewer than two measured rounds) shows none: it tests nothing."""
-    if math.isnan(aa.low) or math.isnan(aa.high):
+def biased(aa: stats.Estimate, tolerance: float, p: float | None = None,
+           confidence: float = stats.CONFIDENCE) -> bool:
+    """Whether an A/A ratio shows a bias: it differs from 1 beyond chance (``p``, its p against 1, below
+    1 - ``confidence``; by default its own t interval's, which then excludes 1) and its estimate lies beyond
+    ×``tolerance`` either way. An A/A without an interval (fewer than two measured rounds) shows none: it tests
+    nothing."""
+    p = stats.p_value(aa, confidence) if p is None else p
+    if math.isnan(p):
         return False
-    return (aa.low > 1 or aa.high < 1) and abs(math.log(aa.value)) > math.log(tolerance)
+    return p < 1 - confidence and abs(math.log(aa.value)) > math.log(tolerance)
+
+
+def family_p(raw: dict[tuple, float]) -> dict[tuple, float]:
+    """The p of each of a study's A/As against 1, adjusted for their number (Benjamini-Hochberg,
+    :func:`scipy.stats.false_discovery_control`). A run checks dozens of A/As; at 95% each, one in twenty of
+    unbiased pairs would exclude 1 by chance and withhold the cells beside it. Where no pair is biased, the
+    adjustment keeps the chance of any false ``biased`` in the study at 1 - confidence. NaN (no interval) stays."""
+    tested = {k: p for k, p in raw.items() if not math.isnan(p)}
+    adjusted = scipy.stats.false_discovery_control(list(tested.values())) if tested else []
+    return {**raw, **dict(zip(tested, (float(q) for q in adjusted)))}
 
 
 def _offset(aa: stats.Estimate) -> float:
@@ -455,10 +471,13 @@ class _Judge:
 
     def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
                  confidence: float, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]],
-                 lag: dict[str, str]):
+                 lag: dict[str, str], aa_p: dict[tuple, float]):
         self.study, self.claim, self.version, self.results = study, claim, version, results
         self.aa_tolerance, self.confidence, self.lag = aa_tolerance, confidence, lag
         self.priors, self.spreads = priors, spreads
+        # Each A/A's p against 1, keyed by what it compares: the first judging fills it with the raw p's, the
+        # second reads the study's adjusted ones (family_p).
+        self.aa_p = aa_p
         # The rounds a budget added for some contenders only (the study's ``budget_contenders`` setting), per
         # version: a part reads such a round only if every contender it reads ran in it.
         manifests = getattr(results, "manifests", None) or {}
@@ -626,17 +645,21 @@ class _Judge:
         return list(dict.fromkeys(aa_of(c) if aa_of else (self.study.AA, self.study.BASELINE) for c in contenders))
 
     def aa(self, quantity: Quantity, where: dict, version: str, statistic: str | None,
-           contenders: list[str]) -> tuple[stats.Estimate, str, str] | None:
+           contenders: list[str]) -> tuple[stats.Estimate, float, str, str] | None:
         """The A/A ratio beside a part (A/A contender ÷ the contender it repeats, same quantity, condition,
         version and statistic) with its two names: of the A/As its contenders map to, a biased one first, else the
-        one farthest from 1, so that a bias on either side of a ratio withholds it. None where the study ran none of
-        them. Its interval is its own t interval: a bias withholds a verdict only on the A/A's own evidence."""
+        one farthest from 1, so that a bias on either side of a ratio withholds it, and its p against 1 among the
+        study's A/As (:func:`family_p`). None where the study ran none of them. Its interval is its own t interval:
+        a bias withholds a verdict only on the A/A's own evidence."""
         found = []
         for aa, base in self.aa_pairs(contenders):
             if not select(getattr(self.results, quantity.table), version=version, contender=aa, **where).empty:
                 est = self.ratio(quantity, aa, where, base, where, statistic, version, version)[0]
-                found.append((est, aa, base))
-        return max(found, key=lambda f: (biased(f[0], self.aa_tolerance), _offset(f[0]))) if found else None
+                key = (aa, base, quantity.table, quantity.column, tuple(sorted(where.items())), version, statistic)
+                p = self.aa_p.setdefault(key, stats.p_value(est, self.confidence))
+                found.append((est, p, aa, base))
+        return max(found, key=lambda f: (biased(f[0], self.aa_tolerance, f[1], self.confidence), _offset(f[0]))
+                   ) if found else None
 
     def part(self, part: dict) -> dict:
         if "answer" in part:
@@ -686,9 +709,9 @@ class _Judge:
         expect = part["expect"]
         check = None if pairing == "single" else self.aa(quantity, where_a, version_b, statistic,
                                                           [s[0] for s in sides])
-        aa, aa_names = (None, None) if check is None else (check[0], check[1:])
+        aa, aa_p, aa_names = (None, None, None) if check is None else (check[0], check[1], check[2:])
         tolerance = self.aa_tolerance
-        bias = aa is not None and biased(aa, tolerance)
+        bias = aa is not None and biased(aa, tolerance, aa_p, self.confidence)
         timed = list(sides)
         if aa is not None:
             sides.append((aa_names[0], where_a, version_b))
@@ -710,7 +733,7 @@ class _Judge:
                 "failed_rounds": failed, "direction": expect["direction"], "claimed": expect["value"],
                 "band": expect.get("band"),
                 "aa": None if aa is None else {**aa.to_dict(), "a": aa_names[0], "b": aa_names[1],
-                                               "tolerance": tolerance, "biased": bias,
+                                               "tolerance": tolerance, "p": aa_p, "biased": bias,
                                                "jvm_sd": stats.jvm_spread(aa, self.confidence)},
                 "moderation": moderation, "converged": converged, "steadiness": steadiness, "pace": pace,
                 "scale": scale, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None}
@@ -876,7 +899,7 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
     study = studies.get(registry["study"])
     confidence = stats.sequential_confidence(looks)
 
-    def judged(priors: dict[str, stats.Prior], spreads: dict) -> list[dict]:
+    def judged(priors: dict[str, stats.Prior], spreads: dict, aa_p: dict) -> list[dict]:
         verdicts = []
         for claim in registry["claims"]:
             for version in registry["versions"]:
@@ -885,16 +908,18 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
                                      "verdict": "n/a", "reason": claim["not_applicable"][version], "parts": []})
                 else:
                     verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence,
-                                           priors, spreads, registry.get("lag", {})).run())
+                                           priors, spreads, registry.get("lag", {}), aa_p).run())
         return verdicts
 
-    # Judged once with each cell's own variance to collect the study's variances, then with the priors they give.
+    # Judged once with each cell's own variance to collect the study's variances and A/As, then with the priors
+    # they give and the A/As' p adjusted for their number.
     spreads: dict[tuple, tuple[str, float, int]] = {}
-    judged({}, spreads)
+    raw_p: dict[tuple, float] = {}
+    judged({}, spreads, raw_p)
     fitted = {g: group_prior([v for h, v, _ in spreads.values() if h == g],
                              [d for h, _, d in spreads.values() if h == g],
                              confidence) for g in sorted({g for g, _, _ in spreads.values()})}
-    verdicts = judged({g: prior for g, (prior, _) in fitted.items()}, {})
+    verdicts = judged({g: prior for g, (prior, _) in fitted.items()}, {}, family_p(raw_p))
     return {
         "study": registry["study"],
         "versions": registry["versions"],

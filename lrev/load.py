@@ -171,11 +171,15 @@ def failed_steps(steps: pd.DataFrame, rate: str = "rate") -> pd.DataFrame:
 def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Sequence[float] | None = None, *,
                       start: float | None = None, factor: float | None = None, k: float = 3.0,
                       max_steps: int = 12, min_backlog: int = 10,
-                      backlog_share: float = 0.01, refine: int = 0) -> Saturation:
+                      backlog_share: float = 0.01, refine: int = 0, extend: bool = False) -> Saturation:
     """Runs ``step(rate)`` (the summary of one open-loop step: at least ``p99_ns`` and
     ``backlog_growth``) at increasing rates, either ``rates`` or ``start * factor**i``, at most
     ``max_steps`` of them, and stops at the first step whose p99 exceeds ``k`` times the first step's
     or whose backlog grew (:func:`backlog_grew`).
+
+    With ``extend``, a list of ``rates`` whose last step still passed goes on at the ratio of its last two rungs,
+    up to ``max_steps`` steps in all: a ladder placed by an estimate of the capacity runs out below a server that
+    estimate undersold, and a search that never saturated has no rate to compare.
 
     Past the first step over the limit, ``refine`` more steps bisect (geometrically) between the highest
     rate that passed and the lowest that did not: the saturation rate of a ladder of rates is only as
@@ -211,6 +215,9 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
         rows.append({"step": len(rows), "rate": float(rate), **summary, "stop_reason": ", ".join(reasons)})
         return rows[-1]["stop_reason"]
 
+    if extend and rates is not None and len(schedule) >= 2:
+        growth = schedule[-1] / schedule[-2]
+        schedule += [schedule[-1] * growth ** i for i in range(1, max_steps - len(schedule) + 1)]
     for rate in schedule:
         if run(rate):
             break

@@ -92,7 +92,8 @@ def aa_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
             key = (part.get("version_b") or verdict["version"], aa["a"], aa["b"], part["quantity"], where,
                    part["statistic"])
             row = rows.setdefault(key, {"version": key[0], "aa": f"{aa['a']} ÷ {aa['b']}", "quantity": key[3],
-                                        "where": where, "estimate": estimate(aa), "biased": aa["biased"],
+                                        "where": where, "estimate": estimate(aa), "p": aa.get("p"),
+                                        "biased": aa["biased"],
                                         "withheld": []})
             if part["verdict"] == "biased" and verdict["claim"] not in row["withheld"]:
                 row["withheld"].append(verdict["claim"])

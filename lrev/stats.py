@@ -284,6 +284,18 @@ def log_spread(est: Estimate, confidence: float = CONFIDENCE) -> float:
     return half * math.sqrt(est.n) / float(scipy.stats.t.ppf(0.5 + confidence / 2, est.n - 1))
 
 
+def p_value(est: Estimate, confidence: float = CONFIDENCE) -> float:
+    """Two-sided p of a log-scale t interval's estimate against 1 (no difference), on ``est.n - 1`` degrees of
+    freedom: the test that interval inverts. NaN without an interval; 0 for an exact estimate other than 1."""
+    s = log_spread(est, confidence)
+    if math.isnan(s):
+        return math.nan
+    if s == 0:
+        return 1.0 if est.value == 1 else 0.0
+    t = math.log(est.value) / (s / math.sqrt(est.n))
+    return float(2 * scipy.stats.t.sf(abs(t), est.n - 1))
+
+
 #: A cell whose variance is this improbable or less under its group's prior (upper tail of s²/s0² ~ F(d, d0)) is
 #: taken as hypervariable and keeps its own t interval: a simplified form of Phipson et al.'s robust empirical Bayes
 #: (2016), which lets outlying cells borrow less. Chosen by tests/test_moderation_coverage.py: without it the

@@ -125,6 +125,19 @@ def test_never_saturating_within_the_steps_is_not_reached():
     assert list(result.steps["stop_reason"]) == ["", "", "", load.NO_MORE_STEPS]
 
 
+def test_an_extended_ladder_goes_on_at_its_last_ratio_until_the_server_saturates():
+    server = _FakeServer(capacity=1_000)
+    result = load.saturation_search(server, [100, 200, 280], extend=True, max_steps=8)
+    assert server.rates == pytest.approx([100, 200, 280, 392, 548.8, 768.32, 1075.648])
+    assert result.status == load.REACHED and result.rate == pytest.approx(768.32)
+
+
+def test_an_extended_ladder_stops_at_max_steps():
+    server = _FakeServer(capacity=1e9)
+    result = load.saturation_search(server, [100, 200], extend=True, max_steps=4)
+    assert server.rates == pytest.approx([100, 200, 400, 800]) and result.status == load.NOT_REACHED
+
+
 def test_a_backlog_at_the_first_step_is_below_the_first_rate():
     result = load.saturation_search(_FakeServer(capacity=50), [100, 200])
     assert result.status == load.BELOW_FIRST and result.rate is None
