@@ -5,7 +5,8 @@
 RUN is a run folder (``runs/default``). Each rule is switched off in turn, cumulatively from the last, and the run's
 results are judged again (no fork reruns), so a row's gain is what that rule adds on top of the rows above it. A rule
 costs no fork-minute; a ladder costs the minutes of the forks (or the share of a fork's iterations) that measured its
-rungs, read from the forks' ``timing.json``. ``--before CHECKOUT`` adds the first row: the verdicts of another checkout's
+rungs, and the budget the minutes of the rounds it added, read from the forks' ``timing.json``. The rows before the
+budget's leave its rounds out and judge at the plain 95% (a budget costs confidence whether or not it adds a round). ``--before CHECKOUT`` adds the first row: the verdicts of another checkout's
 rules (the rules before issue 65, say) on the same results, judged by that checkout's own code.
 
 A cell is decided when it holds, fails or answers; the last row also counts an untestable cell decided at the seed's
@@ -14,6 +15,7 @@ size by a line that three sizes or more checked (lrev.paper.matrix_numbers' ``de
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
@@ -30,16 +32,47 @@ STUDIES = ("pk", "dvjump", "dvupdate", "join")
 DECIDED = ("holds", "fails", "answer")
 
 
-def judge_all(run: Path) -> dict[str, dict]:
-    """Every study's claims judged afresh on ``run``'s results, at the looks its claims file was judged at."""
+def budget_rounds(results) -> dict[str, set[int]]:
+    """Per version, the rounds a budget added (its manifest's ``budget_contenders``)."""
+    return {v: {int(r) for r in (m.get("parameters", {}).get("budget_contenders") or {})}
+            for v, m in results.manifests.items()}
+
+
+def first_rounds(results):
+    """``results`` without the rounds a budget added: the rounds the scale gives."""
+    added = budget_rounds(results)
+    kept = {}
+    for field in dataclasses.fields(results):
+        frame = getattr(results, field.name)
+        if isinstance(frame, pd.DataFrame) and {"round", "version"} <= set(frame.columns):
+            kept[field.name] = frame[[r not in added.get(v, ()) for v, r in zip(frame["version"], frame["round"])]]
+    return dataclasses.replace(results, **kept)
+
+
+def judge_all(run: Path, budget: bool = True) -> dict[str, dict]:
+    """Every study's claims judged afresh on ``run``'s results, at the looks its claims file was judged at; without
+    ``budget``, on the scale's rounds alone and at one look."""
     out = {}
     for study in STUDIES:
         old = read_json(run / "results" / study / "claims.json")
         registry = claims.load_registry(f"claims/{study}.yaml")
         registry = {**registry, "versions": [v for v in registry["versions"] if v in old["versions"]]}
         results = claims.studies.get(study).load(run / "results", registry["versions"])
-        out[study] = claims.evaluate(registry, results, old["looks"])
+        out[study] = (claims.evaluate(registry, results, old["looks"]) if budget
+                      else claims.evaluate(registry, first_rounds(results), 1))
     return out
+
+
+def budget_minutes(run: Path) -> float:
+    """The fork-minutes of the rounds the budget added, over every study."""
+    seconds = 0.0
+    for study in STUDIES:
+        results = claims.studies.get(study).load(run / "results", read_json(
+            run / "results" / study / "claims.json")["versions"])
+        added = set().union(*budget_rounds(results).values())
+        seconds += sum(read_json(t)["seconds"] for r in added
+                       for t in (run / "results" / study).glob(f"**/forks/round-{r}/*/timing.json"))
+    return seconds / 60
 
 
 def count(verdicts: dict[str, dict], either: bool = False) -> tuple[int, int]:
@@ -79,6 +112,11 @@ def withhold_every_lag(verdict, expect, est, moves):
     return moves is not None and verdict in ("holds", "fails")
 
 
+def each_alone(raw):
+    """The A/As' p's unadjusted: each A/A's bias tested as if it were the study's only one."""
+    return raw
+
+
 def no_prior(variances, dfs, confidence):
     return stats.NO_PRIOR, {"cells": len(variances), "d0": 0.0, "s0": 0.0, "used": False, "coverage": None}
 
@@ -112,19 +150,25 @@ def main() -> None:
     if a.before:
         rows.append(("the rules before (" + a.before.name + ")", *before(a.run, a.before), 0.0))
     # Cumulative: each row switches one more rule on, the others as the row above left them.
+    alone = mock.patch.object(claims, "family_p", each_alone)
     switches = [("A/A as a bias test, no noise band", [mock.patch.object(steady, "mark", harness_flag),
                                                        mock.patch.object(claims, "could_produce", withhold_every_lag),
-                                                       mock.patch.object(claims, "group_prior", no_prior)]),
+                                                       mock.patch.object(claims, "group_prior", no_prior), alone],
+                 False),
                 ("+ pace: keep a verdict the lag only weakened", [mock.patch.object(steady, "mark", harness_flag),
-                                                                  mock.patch.object(claims, "group_prior", no_prior)]),
-                ("+ steady states read from the series", [mock.patch.object(claims, "group_prior", no_prior)]),
-                ("+ variances moderated per study and kind", [])]
-    for label, patches in switches:
+                                                                  mock.patch.object(claims, "group_prior", no_prior),
+                                                                  alone], False),
+                ("+ steady states read from the series", [mock.patch.object(claims, "group_prior", no_prior), alone],
+                 False),
+                ("+ variances moderated per study and kind", [alone], False),
+                ("+ a bias beyond chance among the study's A/As", [], False),
+                ("+ the budget's rounds of undecided cells", [], True)]
+    for label, patches, budget in switches:
         with ExitStack() as stack:
             for p in patches:
                 stack.enter_context(p)
-            verdicts = judge_all(a.run)
-        rows.append((label, *count(verdicts), 0.0))
+            verdicts = judge_all(a.run, budget)
+        rows.append((label, *count(verdicts), budget_minutes(a.run) if budget else 0.0))
     minutes = fork_minutes(a.run)
     rows.append(("+ extrapolations a three-rung ladder checked", *count(verdicts, either=True), sum(minutes.values())))
     print("| lever | decided | of | share | fork-minutes |")
