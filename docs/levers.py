@@ -6,8 +6,9 @@ RUN is a run folder (``runs/default``). Each rule is switched off in turn, cumul
 results are judged again (no fork reruns), so a row's gain is what that rule adds on top of the rows above it. A rule
 costs no fork-minute; a ladder costs the minutes of the forks (or the share of a fork's iterations) that measured its
 rungs, and the budget the minutes of the rounds it added, read from the forks' ``timing.json``. The rows before the
-budget's leave its rounds out and judge at the plain 95% (a budget costs confidence whether or not it adds a round). ``--before CHECKOUT`` adds the first row: the verdicts of another checkout's
-rules (the rules before issue 65, say) on the same results, judged by that checkout's own code.
+budget's leave its rounds out and judge at the plain 95% (a budget costs confidence whether or not it adds a round).
+``--before CHECKOUT`` adds the first row: the verdicts of another checkout's rules (the rules before issue 65, say) on
+the same results, judged by that checkout's own code.
 
 A cell is decided when it holds, fails or answers; the last row also counts an untestable cell decided at the seed's
 size by a line that three sizes or more checked (lrev.paper.matrix_numbers' ``decided_either``).
@@ -25,22 +26,21 @@ from unittest import mock
 
 import pandas as pd
 
-from lrev import claims, stats, steady
+from lrev import claims, fork, manifest, stats, steady
 from lrev.io import read_json
 
 STUDIES = ("pk", "dvjump", "dvupdate", "join")
 DECIDED = ("holds", "fails", "answer")
 
 
-def budget_rounds(results) -> dict[str, set[int]]:
+def budget_rounds(manifests: dict[str, dict]) -> dict[str, set[int]]:
     """Per version, the rounds a budget added (its manifest's ``budget_contenders``)."""
-    return {v: {int(r) for r in (m.get("parameters", {}).get("budget_contenders") or {})}
-            for v, m in results.manifests.items()}
+    return {v: set(fork.partial_rounds(m.get("parameters", {}))) for v, m in manifests.items()}
 
 
 def first_rounds(results):
     """``results`` without the rounds a budget added: the rounds the scale gives."""
-    added = budget_rounds(results)
+    added = budget_rounds(results.manifests)
     kept = {}
     for field in dataclasses.fields(results):
         frame = getattr(results, field.name)
@@ -67,9 +67,8 @@ def budget_minutes(run: Path) -> float:
     """The fork-minutes of the rounds the budget added, over every study."""
     seconds = 0.0
     for study in STUDIES:
-        results = claims.studies.get(study).load(run / "results", read_json(
-            run / "results" / study / "claims.json")["versions"])
-        added = set().union(*budget_rounds(results).values())
+        manifests = {p.parent.name: read_json(p) for p in (run / "results" / study).glob(f"*/{manifest.NAME}")}
+        added = set().union(*budget_rounds(manifests).values())
         seconds += sum(read_json(t)["seconds"] for r in added
                        for t in (run / "results" / study).glob(f"**/forks/round-{r}/*/timing.json"))
     return seconds / 60
