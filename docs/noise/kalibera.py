@@ -28,25 +28,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lrev import studies
+from lrev import steady, studies
 from lrev.io import read_json
 
 STUDIES = ("pk", "dvjump", "dvupdate", "join")
 UNIT = ["round", "fork"]
 
 
-def values(rows: pd.DataFrame, value: str) -> np.ndarray:
-    """A series' value per row: a column, or a ratio of two (``"ops/nanos"``), as lrev.steady reads it."""
-    top, _, bottom = value.partition("/")
-    x = rows[top].to_numpy(dtype=float)
-    return x / rows[bottom].to_numpy(dtype=float) if bottom else x
-
-
 def components(frame: pd.DataFrame, series) -> pd.DataFrame:
-    """Of ``frame``'s measured rows (a study's loaded table), one row per cell (version, contender and the series' keys) with two forks or more: the pooled within-fork
-    variance of the log values, the variance of the forks' mean logs, the mean iterations per fork; and the measured
-    seconds of all its forks."""
-    rows = frame.assign(_log=np.log(np.maximum(values(frame, series.value), np.finfo(float).tiny)))
+    """Of ``frame``'s measured rows (a study's loaded table), one row per cell (version, contender and the series'
+    keys) with two forks or more: the pooled within-fork variance of the log values, the variance of the forks' mean
+    logs, the mean iterations per fork; and the measured seconds of all its forks."""
+    # The series' value per row as the steady-state reading takes it (a column, or a ratio of two).
+    rows = frame.assign(_log=np.log(steady._values(frame, series.value)))
     cell = ["version", "contender", *series.keys]
     forks = rows.groupby(cell + UNIT, dropna=False).agg(mean=("_log", "mean"), var=("_log", "var"), k=("_log", "size"),
                                                          seconds=(series.time, lambda s: s.sum() / 1e9))
@@ -56,13 +50,13 @@ def components(frame: pd.DataFrame, series) -> pd.DataFrame:
 
 
 def study_row(run: Path, study: str) -> dict:
-    old = read_json(run / "results" / study / "claims.json")
+    versions = read_json(run / "results" / study / "claims.json")["versions"]
     # A held load's window (``cut`` false) is a sample of the work its rate asks for, reopens with updates and without:
     # its rows vary by design, not as repeated iterations do, so it is no case of this model.
     series = [s for s in importlib.import_module(f"lrev.{study}.summary").SERIES if s.cut]
     if not series:
         return {"study": study}
-    results = studies.get(study).load(run / "results", old["versions"])
+    results = studies.get(study).load(run / "results", versions)
     frames = {s.table: getattr(results, s.table) for s in series}
     cells = pd.concat([components(frames[s.table], s) for s in series if not frames[s.table].empty])
     fork_seconds = sum(json.loads(p.read_text())["seconds"] for p in (run / "results" / study).rglob("timing.json"))
