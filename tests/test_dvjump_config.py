@@ -64,3 +64,22 @@ def test_a_contender_added_to_the_registry_alone_is_configured_indexed_forked_dr
                    "expect": {"direction": "greater", "value": 1.0}, "versions": ["10.6.0"]}],
         "not_applicable": {v: "the dry-run contender runs on 10.6.0" for v in registry["versions"] if v != "10.6.0"}})
     claims.validate(registry)
+
+
+@pytest.mark.parametrize("scale", ["smoke", "default", "paper"])
+def test_every_rung_of_the_ladder_is_timed_in_jvms_of_its_own(tmp_path, scale):
+    # A rung timed in the JVM that timed another corpus first reads as that JVM's state, not as its size.
+    from lrev import config
+    from lrev.dvjump import forks, layout, plan
+
+    settings = config.load({"scale": scale, "studies": ["dvjump"]}).study("dvjump")
+    jobs = forks.jobs(tmp_path, settings)
+    assert len({j.name for j in jobs}) == len(jobs)
+    assert sorted(layout.fork_parts(j.name) for j in jobs) == sorted(
+        (c, corpus) for c in layout.timed(settings) for corpus in layout.corpora(settings))
+    assert all(j.contender == layout.fork_parts(j.name)[0] for j in jobs), "a budget round runs every rung"
+    # The plan charges a fork its own corpus's series only.
+    per_series = (settings["min_warmup"] + settings["measure_iterations"]) * settings["iteration_ms"] / 1000
+    name = layout.timed(settings)[0]
+    for corpus in layout.corpora(settings):
+        assert plan.configured(settings, layout.fork_name(name, corpus)) == plan.series(settings, corpus) * per_series

@@ -3,7 +3,8 @@
     corpora/dvjump/<corpus>/                 docs.tsv, queries.tsv, manifest.json (corpus: full, docs-<n>)
     indexes/dvjump/<version>/<corpus>/<kind>/   one single-segment Lucene index + manifest.json
     results/dvjump/<version>/                latency, warmup, answers, export, positions, cost .parquet, manifest.json
-    results/dvjump/forks/round-<r>/<job>/    each fork's own output (one run covers every version)
+    results/dvjump/forks/round-<r>/<job>/    each fork's own output (one run covers every version): a contender on one
+                                             corpus, named <contender> on the full one, <contender>_<corpus> on a rung
     figures/dvjump/                          <figure>.pdf / .png
 """
 from __future__ import annotations
@@ -97,6 +98,22 @@ def indexes(settings: dict[str, Any]) -> list[tuple[str, str, str]]:
 def corpora(settings: dict[str, Any]) -> list[str]:
     """The full corpus, then the ladder's, smallest first."""
     return [FULL, *(f"{LADDER_PREFIX}{n}" for n in settings["ladder"]["docs"])]
+
+
+#: Between a contender and a ladder corpus in a fork's name (no contender's name holds it).
+RUNG = "_"
+
+
+def fork_name(contender: str, corpus: str) -> str:
+    """The fork that times ``contender`` on ``corpus``: the contender's name on the full corpus, with the corpus
+    after :data:`RUNG` on a ladder's."""
+    return contender if corpus == FULL else f"{contender}{RUNG}{corpus}"
+
+
+def fork_parts(name: str) -> tuple[str, str]:
+    """The contender and the corpus of the fork ``name`` (:func:`fork_name`)."""
+    contender, _, corpus = name.partition(RUNG)
+    return contender, corpus or FULL
 
 
 def corpus_docs(settings: dict[str, Any], corpus: str) -> int:

@@ -18,7 +18,7 @@ def shape(corpus: str) -> str:
 
 
 def sizes(settings: dict[str, Any]) -> dict[str, int]:
-    """The largest index a fork maps, by shape: the full corpus's (it reads the ladder's one at a time)."""
+    """The largest index a fork maps, by shape: the full corpus's (a ladder's rung has forks of its own)."""
     return {layout.FULL: settings["docs"]}
 
 
@@ -54,8 +54,9 @@ def series(settings: dict[str, Any], corpus: str) -> int:
 
 
 def configured(settings: dict[str, Any], fork: str) -> float:
-    """The seconds a fork's config sets its timed loops to run: every corpus's series (the ladder's too), each at
-    its least warm-up and its measured iterations of at least ``iteration_ms``. Every fork, the A/A one too, times
-    the same series."""
+    """The seconds a fork's config sets its timed loops to run: its corpus's series, each at its least warm-up and
+    its measured iterations of at least ``iteration_ms``. Every fork of a corpus, the A/A one too, times the same
+    series."""
     iterations = settings["min_warmup"] + settings["measure_iterations"]
-    return sum(series(settings, c) for c in layout.corpora(settings)) * iterations * settings["iteration_ms"] / 1000
+    _, corpus = layout.fork_parts(fork)
+    return series(settings, corpus) * iterations * settings["iteration_ms"] / 1000

@@ -36,14 +36,18 @@ class AnswerMismatch(ValueError):
 def collect(forks_dir: Path) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
     """Every table from the forks' folders, each row labelled with its contender's version, round and fork;
     and one fork's JVM report per version."""
-    out, jvms = fork.collect_tables(forks_dir, lambda job: {"version": layout.contender(job).version,
-                                                            "contender": job})
+    out, jvms = fork.collect_tables(forks_dir, _labels)
     for stat in LATENCY_STATS:
         out["latency"][f"{stat}_ms"] = out["latency"][f"{stat}_nanos"] / 1e6
     out["latency"]["latency_ms"] = out["latency"]["median_ms"]
     out["export"]["latency_ms"] = out["export"]["nanos"] / 1e6
     check_answers(out["answers"], out["export"])
     return out, jvms
+
+
+def _labels(job: str) -> dict[str, str]:
+    contender, _ = layout.fork_parts(job)
+    return {"version": layout.contender(contender).version, "contender": contender}
 
 
 def check_answers(answers: pd.DataFrame, export: pd.DataFrame) -> None:

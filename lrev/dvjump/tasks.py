@@ -35,32 +35,31 @@ def spec(root: Path, contender: str, corpus: str, dvjump: dict[str, Any], seed: 
         jit_quiet_share=warmup.JIT_QUIET_SHARE, measure_iterations=dvjump["measure_iterations"], seed=seed)
 
 
-def measure(root: str, version: str, round: int, contender: str, dvjump: dict[str, Any]) -> dict[str, pd.DataFrame]:
-    """Everything one contender is measured on, alone in this JVM: each corpus's requests (timed, then each
-    answered once more for the correctness gate; the ladder's corpora run its workloads only), what its reader
-    built on first access; on the full corpus, the cost of one read by docID position, then the seed's export
+def measure(root: str, version: str, round: int, contender: str, corpus: str,
+            dvjump: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """Everything one contender is measured on in ``corpus``, alone in this JVM: its requests (timed, then each
+    answered once more for the correctness gate; a ladder corpus runs the ladder's workloads only) and what its
+    reader built on first access; on the full corpus, the cost of one read by docID position, then the seed's export
     test, its first run after the index's files were dropped from the page cache. The A/A contender only times
     requests."""
     root_ = Path(root)
     seed = int(dvjump["seed"]) * 1000 + round * 100 + zlib.crc32(contender.encode()) % 100
     out: dict[str, list[pd.DataFrame]] = {"latency": [], "warmup": [], "answers": [], "cost": [], "positions": [],
                                           "export": []}
-    for corpus in layout.corpora(dvjump):
-        bench_spec = spec(root_, contender, corpus, dvjump, seed)
-        with engine.Bench(bench_spec) as bench:
-            iterations = bench.latencies().assign(corpus=corpus)
-            measured = iterations["phase"] == "measure"
-            out["latency"].append(iterations[measured].drop(columns="phase").reset_index(drop=True))
-            out["warmup"].append(iterations[~measured].drop(columns="phase").reset_index(drop=True))
-            if contender.endswith(layout.AA_SUFFIX):
-                continue
+    bench_spec = spec(root_, contender, corpus, dvjump, seed)
+    with engine.Bench(bench_spec) as bench:
+        iterations = bench.latencies().assign(corpus=corpus)
+        measured = iterations["phase"] == "measure"
+        out["latency"].append(iterations[measured].drop(columns="phase").reset_index(drop=True))
+        out["warmup"].append(iterations[~measured].drop(columns="phase").reset_index(drop=True))
+        if not contender.endswith(layout.AA_SUFFIX):
             out["answers"].append(bench.answers().assign(corpus=corpus))
             out["cost"].append(bench.source_cost().assign(corpus=corpus))
             if corpus == layout.FULL:
                 points, repeats = dvjump["positions"]["points"], dvjump["positions"]["repeats"]
                 out["positions"].extend(bench.positions(f, points, repeats) for f in dvjump["positions"]["fields"])
-        if corpus == layout.FULL and not contender.endswith(layout.AA_SUFFIX):
-            out["export"].append(_export_cold(bench_spec, dvjump["export_runs"]))
+    if corpus == layout.FULL and not contender.endswith(layout.AA_SUFFIX):
+        out["export"].append(_export_cold(bench_spec, dvjump["export_runs"]))
     return {name: pd.concat(parts, ignore_index=True) for name, parts in out.items() if parts}
 
 
