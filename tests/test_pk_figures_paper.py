@@ -10,7 +10,7 @@ from conftest import assert_legible
 from lrev import claims, config, growth, growth_figures, paper
 from lrev.config import REPO
 from lrev.io import write_json
-from lrev.pk import figures, layout, numbers as pk_numbers, summary
+from lrev.pk import figures, layout, numbers as pk_numbers, results as pk_results, summary
 
 VERSIONS = config.load({"scale": "smoke"}).study("pk")["versions"]
 
@@ -110,6 +110,10 @@ def test_the_ladders_contenders_measure_its_corpora_and_pk_1_is_fitted_through_e
     ladder = lookups[lookups["corpus"].str.startswith(layout.LADDER_PREFIX)]
     assert set(ladder["corpus"]) == {f"{layout.LADDER_PREFIX}{n}" for n in pk["ladder"]["docs"]}
     assert set(ladder["contender"]) == set(pk["ladder"]["contenders"])
+    # Every rung in JVMs of its own, none in the top rung's.
+    assert all(f == pk_results.rung_fork(c, corpus) for f, c, corpus in ladder[["fork", "contender", "corpus"]].values)
+    assert not lookups.loc[~lookups["corpus"].str.startswith(layout.LADDER_PREFIX), "fork"].str.startswith(
+        pk_results.RUNG).any()
     # Each corpus's size as its recipe recorded it, not as the config asked for it.
     recorded = {c: json.loads((layout.corpus_dir(root, c) / "manifest.json").read_text())["docs"]
                 for c in set(lookups["corpus"])}

@@ -66,13 +66,17 @@ def test_a_g1_contender_runs_its_format_in_a_g1_jvm_and_is_labelled_as_itself(mo
     assert {layout.collector(c) for c in collectors} <= set(bridge.COLLECTORS)
 
 
-def test_a_ladder_contender_measures_the_ladders_corpora_last_and_alone_and_reads_their_footprint_nowhere(
-        monkeypatch, tmp_path):
-    pk = config.load({"scale": "default"}).study("pk")
-    calls, footprints = [], []
+def test_each_rung_of_the_ladder_is_timed_in_a_cold_jvm_of_its_own_and_reads_no_footprint(monkeypatch, tmp_path):
+    # A rung timed in the top rung's JVM, after its other conditions, read that JVM's compiled state as well as its
+    # size: each rung is a fork of its own, warmed up as the seed's setting on the top rung.
+    from lrev.pk import forks, results
+
+    pk = layout.for_version(config.load({"scale": "default"}).study("pk"), "4.10.4")
+    calls, specs, footprints = [], [], []
 
     def fake_lookups(spec):
         calls.append([(label, path) for label, path in zip(spec.labels, spec.index_paths)])
+        specs.append(spec)
         return pd.DataFrame({"contender": spec.contenders, "series": spec.labels})
 
     def fake_footprint(names, paths, keys):
@@ -85,12 +89,19 @@ def test_a_ladder_contender_measures_the_ladders_corpora_last_and_alone_and_read
     ladder = [f"{layout.LADDER_PREFIX}{n}" for n in pk["ladder"]["docs"]]
     assert ladder and "Memory" in pk["ladder"]["contenders"]
     tasks.measure(str(tmp_path), "4.10.4", 0, "Memory", pk)
-    # Its own phase, after the configured conditions', which are measured as without the ladder.
-    assert [label.split("/")[0] for label, _ in calls[-1]] == ladder
-    assert all(f"/{corpus}/Memory/multi" in path for (_, path), corpus in zip(calls[-1], ladder))
-    assert not any(layout.LADDER_PREFIX in label for call in calls[:-1] for label, _ in call)
+    assert not any(layout.LADDER_PREFIX in label for call in calls for label, _ in call), "the top rung's JVM"
     assert not any(f"/{corpus}/" in path for path in footprints for corpus in ladder)
 
     calls.clear()
-    tasks.measure(str(tmp_path), "4.10.4", 0, "Memory+seekCeil", pk)
-    assert not any(layout.LADDER_PREFIX in label for call in calls for label, _ in call), "not a ladder contender"
+    specs.clear()
+    out = tasks.rung(str(tmp_path), "4.10.4", 0, "Memory", ladder[0], pk)
+    assert [[label.split("/")[0] for label, _ in call] for call in calls] == [[ladder[0]]]
+    assert f"/{ladder[0]}/Memory/multi" in calls[0][0][1]
+    assert specs[0].min_warmup_iterations == layout.cold_warmup(pk, 1), "as cold as the top rung's seed series"
+    assert set(out) == {"lookups"} and set(out["lookups"]["contender"]) == {"Memory"}
+
+    names = [job.name for job in forks.jobs(tmp_path, "4.10.4", pk)]
+    rungs = sorted(n for n in names if n.startswith(results.RUNG))
+    assert rungs == sorted(results.rung_fork(c, corpus) for c in pk["ladder"]["contenders"] for corpus in ladder)
+    assert not any(n.startswith(results.RUNG) for n in (j.name for j in forks.jobs(tmp_path, "4.10.4", {
+        **pk, "contenders": {"4.10.4": ["default", "Memory+seekCeil"]}, "ladder": {"docs": [], "contenders": []}})))

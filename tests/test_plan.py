@@ -195,9 +195,10 @@ def test_a_pk_fork_is_charged_its_timed_loops_at_the_target_scale():
                            "reopens_per_round": 2},
                 "versions": ["4.10.4"], "contenders": {"4.10.4": ["default", "Memory", "Memory@G1", "GlobalPkMap"]},
                 "ladder": {"docs": [100000, 300000], "contenders": ["default", "Memory"]}}
-    # The seed's series alone (3 + 3 iterations of 1 s), the other two interleaved (2 x 6 s), the ladder's two
-    # (2 x 6 s), 5 reopens 1 s apart.
-    assert hook.configured(settings, "alone-Memory") == 6 + 12 + 12 + 5
+    # The seed's series alone (3 + 3 iterations of 1 s), the other two interleaved (2 x 6 s), 5 reopens 1 s apart.
+    assert hook.configured(settings, "alone-Memory") == 6 + 12 + 5
+    # A rung of the ladder in a JVM of its own: one series, warmed up as the seed's (3 + 3 iterations of 1 s).
+    assert hook.configured(settings, "rung-Memory_seq-100000") == 6
     # The A/A and a G1 contender only look keys up: no reopens of their own.
     assert hook.configured(settings, "alone-default-aa") == hook.configured(settings, "alone-Memory@G1") == 18
     assert hook.configured(settings, "plain-Memory") == 6
@@ -209,14 +210,15 @@ def test_a_pk_fork_is_charged_its_timed_loops_at_the_target_scale():
 
 
 def test_a_pk_run_job_is_charged_its_own_versions_settings_on_disk_and_in_the_plan(tmp_path):
-    """A version whose ladder is the baseline alone (no format to compare with it) runs no ladder series: neither
-    its forks on disk nor its job in the plan are charged them."""
+    """A version whose ladder is the baseline alone (no format to compare with it) runs no ladder forks, and each
+    fork on disk is charged its own version's settings."""
     hook = plan.hook("pk")
     pk = config.load({"scale": "default"}).study("pk")
     old, new = hook.job_settings(pk, {"version": "4.10.4"}), hook.job_settings(pk, {"version": "10.6.0"})
     assert new["ladder"]["docs"] == [] and old["ladder"]["docs"] == pk["ladder"]["docs"]
-    assert hook.configured(new, "alone-default") < hook.configured(pk, "alone-default") == hook.configured(
-        old, "alone-default")
+    assert not [f for f in hook.forks(tmp_path, new, {"version": "10.6.0"}) if f.startswith("rung-")]
+    assert len([f for f in hook.forks(tmp_path, old, {"version": "4.10.4"}) if f.startswith("rung-")]) == (
+        len(old["ladder"]["docs"]) * len(old["ladder"]["contenders"]) * old["rounds"])
     for version in ("4.10.4", "10.6.0"):
         fork = tmp_path / "default" / "results" / "pk" / version / "forks" / "round-1" / "alone-default"
         fork.mkdir(parents=True)
@@ -227,9 +229,10 @@ def test_a_pk_run_job_is_charged_its_own_versions_settings_on_disk_and_in_the_pl
                                                 hook.configured(new, "alone-default")])
 
 
-def test_a_dvjump_fork_is_charged_every_corpus_series_the_engine_times():
+def test_a_dvjump_fork_is_charged_its_corpus_series_the_engine_times():
     """Per corpus, one series per workload and bucket of its queries (a varied size's on the variation bucket,
-    the export on its one query), twice for a concurrent workload; the ladder's corpora run its workloads only."""
+    the export on its one query), twice for a concurrent workload; the ladder's corpora run its workloads only, each
+    in forks of its own."""
     hook = plan.hook("dvjump")
     settings = {**config.load({"scale": "default"}).study("dvjump"), "docs": 1_000_000, "iteration_ms": 200,
                 "min_warmup": 2, "measure_iterations": 3, "buckets": [0, 2, 4, 6],
@@ -242,7 +245,10 @@ def test_a_dvjump_fork_is_charged_every_corpus_series_the_engine_times():
     # docs-1000 has no bucket 4 (10^4 hits): retrieve on bucket 2, the export; docs-100000 both buckets.
     assert hook.series(settings, "docs-1000") == 1 + 1
     assert hook.series(settings, "docs-100000") == 2 + 1
-    assert hook.configured(settings, "lucene7") == pytest.approx((19 + 2 + 3) * 5 * 0.2)
+    # A fork times one corpus (each rung has JVMs of its own).
+    assert hook.configured(settings, "lucene7") == pytest.approx(19 * 5 * 0.2)
+    assert hook.configured(settings, "lucene7_docs-1000") == pytest.approx(2 * 5 * 0.2)
+    assert hook.configured(settings, "lucene7_docs-100000") == pytest.approx(3 * 5 * 0.2)
     assert hook.configured(settings, "lucene7-index-aa") == hook.configured(settings, "lucene7")
 
 

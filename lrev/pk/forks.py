@@ -6,7 +6,9 @@ Each round runs, in its own shuffled order:
 - ``plain-<contender>``: ``PlainLookupLoop`` alone in a plain JVM, on the seed's setting, right before or
   after ``alone-<contender>`` (a group), since the VM drifts within minutes;
 - ``mixed``: every contender in one JVM, the harness's old mode, kept as the experiment that shows
-  what sharing a JVM does to a contender; in the first ``mixed_rounds`` rounds only.
+  what sharing a JVM does to a contender; in the first ``mixed_rounds`` rounds only;
+- ``rung-<contender>_<corpus>``: a ladder contender on one corpus of the size ladder, in a JVM of its own and as
+  cold as the top rung's (``pk.rung``), so that the rungs a line is fitted through differ in size only.
 """
 from __future__ import annotations
 
@@ -50,10 +52,17 @@ def jobs(root: Path, version: str, pk: dict[str, Any]) -> list[fork.Job]:
                                              pk["plain"]["measure_s"], pk["batch_size"])), group=contender,
                         contender=contender)
 
+    def rung(contender: str, corpus: str) -> fork.Job:
+        return fork.Job(results.rung_fork(contender, corpus), lambda r, out: fork.run(
+            "pk.rung", version, {**payload, "round": r, "contender": contender, "corpus": corpus}, out,
+            layout.collector(contender), layout.java(contender)), contender=contender)
+
     mixed = fork.Job(results.MIXED, lambda r, out: fork.run("pk.mixed", version, {**payload, "round": r}, out),
                      rounds=pk["mixed_rounds"])
     return ([measure(c) for c in layout.timed_contenders(pk, version)]
-            + [plain_loop(c) for c in layout.plain_contenders(pk, version)] + [mixed])
+            + [plain_loop(c) for c in layout.plain_contenders(pk, version)] + [mixed]
+            + [rung(c, cond["corpus"]) for c in layout.timed_contenders(pk, version) if layout.on_ladder(pk, c)
+               for cond in layout.ladder_conditions(pk)])
 
 
 def run(root: Path, version: str, pk: dict[str, Any]) -> Path:

@@ -29,7 +29,7 @@ def docs(settings: dict[str, Any], rule: str | None, wildcards: dict[str, str]) 
 
 def job_settings(settings: dict[str, Any], wildcards: dict[str, str]) -> dict[str, Any]:
     """A pk_run job runs one version with that version's settings (:func:`layout.for_version`, as
-    :func:`lrev.pk.forks.run` does): a version whose ladder is the baseline alone runs no ladder series."""
+    :func:`lrev.pk.forks.run` does): a version whose ladder is the baseline alone runs no ladder forks."""
     version = wildcards.get("version")
     return layout.for_version(settings, version) if version in settings["contenders"] else settings
 
@@ -42,10 +42,9 @@ def forks(root: Path, settings: dict[str, Any], wildcards: dict[str, str]) -> li
 def configured(settings: dict[str, Any], fork: str) -> float:
     """The seconds a fork's config sets its timed loops to run, each warm-up at its least (as
     :mod:`lrev.pk.tasks` runs them), one ``iteration_ms`` per series and iteration: an ``alone-`` fork's seed
-    series (:func:`layout.cold_warmup`), then its other series interleaved, then the ladder's (a ladder
-    contender's), then an index's NRT reopens; a
-    ``plain-`` fork's loop; the ``mixed`` fork's series, one per contender in the default JVM (no JVM variant) of the version
-    that times the most."""
+    series (:func:`layout.cold_warmup`), then its other series interleaved, then an index's NRT reopens; a
+    ``rung-`` fork's one series, warmed up as the seed's; a ``plain-`` fork's loop; the ``mixed`` fork's series, one
+    per contender in the default JVM (no JVM variant) of the version that times the most."""
     it = settings["iteration_ms"] / 1000
     measure = settings["measure_iterations"]
     if fork == results.MIXED:
@@ -54,10 +53,10 @@ def configured(settings: dict[str, Any], fork: str) -> float:
         return (layout.cold_warmup(settings, n) + measure) * n * it
     if fork.startswith(results.PLAIN):
         return settings["plain"]["warmup_s"] + settings["plain"]["measure_s"]
+    if fork.startswith(results.RUNG):
+        return (layout.cold_warmup(settings, 1) + measure) * it
     contender = fork.removeprefix(results.ALONE)
     others = sum(len(c["threads"]) for c in settings["conditions"]) - 1
-    if layout.on_ladder(settings, contender):
-        others += len(layout.ladder_conditions(settings))
     seconds = (layout.cold_warmup(settings, 1) + measure + others * (settings["min_warmup"] + measure)) * it
     if not contender.endswith(layout.AA_SUFFIX) and not layout.strategy(contender):
         reopen = settings["reopen"]

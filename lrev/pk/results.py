@@ -3,7 +3,8 @@
     lookups.parquet    one row per timed iteration of a contender alone in its JVM (warm-up rows
                        kept, ``phase`` says which), with its corpus's ``docs``; ``round`` is the round of forks,
                        the unit of pairing;
-                       ``fork`` names the JVM (its job: alone-<contender>, plain-<contender>, mixed)
+                       ``fork`` names the JVM (its job: alone-<contender>, plain-<contender>, mixed,
+                       rung-<contender>_<corpus>)
     mixed.parquet      the same for the mixed-JVM experiment (every contender in one JVM per round)
     plain.parquet      one row per plain-loop JVM (contender, round)
     footprint.parquet  one row per fork, corpus, layout and contender: bytes attributed to the id field
@@ -27,7 +28,12 @@ TABLES = ("lookups", "mixed", "plain", "footprint", "reopen")
 #: Footprint metrics the engine reports as -1 where it cannot measure them.
 UNAVAILABLE_AS_MINUS_ONE = ("mapped", "accounted")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")
-ALONE, PLAIN, MIXED = "alone-", "plain-", "mixed"
+ALONE, PLAIN, MIXED, RUNG = "alone-", "plain-", "mixed", "rung-"
+
+
+def rung_fork(contender: str, corpus: str) -> str:
+    """The fork that times ``contender`` on ``corpus``, a rung of the size ladder (no contender's name holds ``_``)."""
+    return f"{RUNG}{contender}_{corpus}"
 
 
 def _label(frame: pd.DataFrame, version: str, round_: int, fork_name: str, pk: dict[str, Any]) -> pd.DataFrame:
@@ -62,7 +68,7 @@ def collect(forks_dir: Path, version: str, pk: dict[str, Any]) -> tuple[dict[str
             continue
         tables = fork.tables(job)
         # The manifest's JDK is the one every contender but the JVM variants ran on.
-        if jvm is None and not layout.jvm_variant(job.name.removeprefix(ALONE)):
+        if jvm is None and job.name.startswith(ALONE) and not layout.jvm_variant(job.name.removeprefix(ALONE)):
             jvm = fork.jvm_report(job)
         if job.name == MIXED:
             parts["mixed"].append(_label(tables["lookups"], version, r, job.name, pk))

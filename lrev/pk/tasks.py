@@ -38,9 +38,9 @@ def _spec(root: Path, version: str, pk: dict[str, Any], series: list[tuple[str, 
 
 def measure(root: str, version: str, round: int, contender: str, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Everything one contender is measured on, alone in this JVM: lookups in the seed's setting, then in the
-    other conditions (their series interleaved), then the size ladder's (a ladder contender's), then NRT reopen
-    and the footprint (not on the ladder's corpora), which run after the
-    lookups so they cannot disturb them. The A/A contender only looks keys up.
+    other conditions (their series interleaved), then NRT reopen and the footprint, which run after the lookups so
+    they cannot disturb them. The A/A contender only looks keys up. The size ladder's corpora have JVMs of their own
+    (:func:`rung`).
 
     The seed's setting comes first, warmed up (for at least ``seed_warmup_s``: the JVM is cold) and measured on
     its own: when it is timed, the JVM has run nothing but that workload, the same history as the stand-alone
@@ -58,10 +58,6 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
     lookups = [engine.lookups(_spec(root_, version, pk, [seed_series], seed, min_warmup=layout.cold_warmup(pk, 1)))]
     if rest:
         lookups.append(engine.lookups(_spec(root_, version, pk, rest, seed)))
-    # The size ladder last, in series of their own: the configured conditions are measured as without it.
-    ladder = [(name, cond, t) for cond in layout.ladder_conditions(pk) for t in cond["threads"]]
-    if ladder and layout.on_ladder(pk, contender):
-        lookups.append(engine.lookups(_spec(root_, version, pk, ladder, seed)))
     out = {"lookups": pd.concat(lookups, ignore_index=True)}
     if contender.endswith(layout.AA_SUFFIX):
         return _labelled(out, contender)
@@ -76,6 +72,19 @@ def measure(root: str, version: str, round: int, contender: str, pk: dict[str, A
         parts.append(part)
     out["footprint"] = pd.concat(parts, ignore_index=True)
     return _labelled(out, contender)
+
+
+def rung(root: str, version: str, round: int, contender: str, corpus: str, pk: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """The seed's setting on ``corpus``, a rung of the size ladder, alone in this JVM and warmed up as the seed's
+    setting is on its own corpus, the ladder's top rung (:func:`measure`): every rung is timed first in a cold JVM.
+    Timed in the top rung's JVM after its other conditions, a rung read that JVM's compiled state as well as its
+    size."""
+    name = layout.engine_name(contender)
+    cond = next(c for c in layout.ladder_conditions(pk) if c["corpus"] == corpus)
+    series = [(name, cond, layout.SEED_SETTING["threads"])]
+    seed = _seed(pk, round, name.removesuffix(layout.AA_SUFFIX))
+    spec = _spec(Path(root), version, pk, series, seed, min_warmup=layout.cold_warmup(pk, 1))
+    return _labelled({"lookups": engine.lookups(spec)}, contender)
 
 
 def _labelled(tables: dict[str, pd.DataFrame], contender: str) -> dict[str, pd.DataFrame]:
