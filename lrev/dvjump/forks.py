@@ -4,7 +4,7 @@ round. Round r runs one fork of every contender and of the A/A contender on ever
 
 Each rung of the size ladder has JVMs of its own, as each contender has. Timed in one JVM after the full corpus, a
 rung ran in a JVM that other series (more workloads and buckets, the cold export) had compiled and profiled, while the
-full corpus ran in a fresh one. The paper-scale run of 4458771 timed 2M documents 1.6-2.2 times faster as its JVMs'
+full corpus ran in a fresh one. The paper-scale run of 4458771 timed 2M documents 1.5-2.2 times faster as its JVMs'
 second corpus (facet and combined at 10,000-99,999 hits) than the default run of 675f3b5 had as their first (with
 iterations of 300 ms against 100, so not the order alone), and on both runs the ladders' top rungs, the full corpora,
 bent away from the two rungs below. A line through rungs measured unlike fits the apparatus, not the index.
