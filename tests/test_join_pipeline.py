@@ -124,8 +124,10 @@ def test_every_update_design_read_back_its_blocks_before_its_time_counted(join_r
     assert (measured["nanos"] >= join["updates"]["measure_s"] * 1e9).all()
     assert (data.updates["warmup_s"] >= join["updates"]["warmup"]["min_s"]).all()
     gate = data.update_gate
-    # Every block of the cycle was updated at least once, and reads back as written.
-    assert (gate.groupby("fork")["parent"].nunique() == join["updates"]["blocks"]).all()
+    # The updates cycle through the blocks, for as long as the fork's time allows: each block it reached (all of
+    # them once it made as many updates) reads back as written.
+    reached = data.updates.set_index(keys)["updates"].clip(upper=join["updates"]["blocks"])
+    assert gate.groupby(keys)["parent"].nunique().sort_index().equals(reached.sort_index())
     assert ((gate["found"] == gate["children"] + 1) & (gate["acl_ok"] == gate["children"])
             & (gate["adjacent"] == 1)).all()
 

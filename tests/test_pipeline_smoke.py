@@ -130,9 +130,10 @@ def test_every_pk_version_has_its_tables(smoke_run):
         measured = lookups[lookups["phase"] == "measure"]
         assert set(measured["contender"]) == contenders
         assert (measured["lookups_per_s"] > 0).all()
-        # Every contender alone in its JVM: one contender per fork, one fork per contender and round.
+        # Every contender alone in its JVM: one contender per fork, one fork per contender, round and corpus (a rung
+        # of the size ladder is timed in a fork of its own).
         assert (measured.groupby("fork")["contender"].nunique() == 1).all()
-        assert (measured.groupby(["round", "contender"])["fork"].nunique() == 1).all()
+        assert (measured.groupby(["round", "contender", "corpus"])["fork"].nunique() == 1).all()
         assert set(measured["round"]) == set(range(pk["rounds"]))
         mixed = pd.read_parquet(out / "mixed.parquet")
         # The mixed JVM runs the parallel collector on the default JDK: the JVM variants (G1, another JDK) run only in
