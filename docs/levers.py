@@ -116,6 +116,16 @@ def each_alone(raw):
     return raw
 
 
+def never_settles(self, part, quantity, sides, verdict):
+    """The rule before bracketing: a cell with too many unsteady forks is withheld whatever their range."""
+    return False
+
+
+def at_every_look(looked, looks, confidence=stats.CONFIDENCE):
+    """The budget's rule before the last look's confidence: every interval at the sequential confidence."""
+    return stats.sequential_confidence(looks, confidence)
+
+
 def no_prior(variances, dfs, confidence):
     return stats.NO_PRIOR, {"cells": len(variances), "d0": 0.0, "s0": 0.0, "used": False, "coverage": None}
 
@@ -150,18 +160,22 @@ def main() -> None:
         rows.append(("the rules before (" + a.before.name + ")", *before(a.run, a.before), 0.0))
     # Cumulative: each row switches one more rule on, the others as the row above left them.
     alone = mock.patch.object(claims, "family_p", each_alone)
+    unbracketed = mock.patch.object(claims._Judge, "settles", never_settles)
+    every_look = mock.patch.object(stats, "last_look_confidence", at_every_look)
     switches = [("A/A as a bias test, no noise band", [mock.patch.object(steady, "mark", harness_flag),
                                                        mock.patch.object(claims, "could_produce", withhold_every_lag),
-                                                       mock.patch.object(claims, "group_prior", no_prior), alone],
-                 False),
+                                                       mock.patch.object(claims, "group_prior", no_prior), alone,
+                                                       unbracketed], False),
                 ("+ pace: keep a verdict the lag only weakened", [mock.patch.object(steady, "mark", harness_flag),
                                                                   mock.patch.object(claims, "group_prior", no_prior),
-                                                                  alone], False),
-                ("+ steady states read from the series", [mock.patch.object(claims, "group_prior", no_prior), alone],
-                 False),
-                ("+ variances moderated per study and kind", [alone], False),
-                ("+ a bias beyond chance among the study's A/As", [], False),
-                ("+ the budget's rounds of undecided cells", [], True)]
+                                                                  alone, unbracketed], False),
+                ("+ steady states read from the series", [mock.patch.object(claims, "group_prior", no_prior), alone,
+                                                          unbracketed], False),
+                ("+ variances moderated per study and kind", [alone, unbracketed], False),
+                ("+ a bias beyond chance among the study's A/As", [unbracketed], False),
+                ("+ unsteady forks bracketed by their series' range", [], False),
+                ("+ the budget's rounds, every cell at the sequential confidence", [every_look], True),
+                ("+ a cell judged at its last look's confidence", [], True)]
     for label, patches, budget in switches:
         with ExitStack() as stack:
             for p in patches:

@@ -23,9 +23,10 @@ it lists no job and no study would get another round, there is nothing to do (sa
 dry run (``-n``) shows Snakemake's own dry run of the whole pipeline once (it measures nothing, so the loop could
 never see a round it added) and, when the claims are up to date, the rounds the budget would add next.
 
-A study with a budget is judged at the sequential confidence of the looks its budget allows
-(:func:`lrev.stats.sequential_confidence`, fixed before any round ran), so that stopping once a verdict is reached
-does not inflate false verdicts (tests/test_sequential.py).
+Whether a cell goes on is read at the sequential confidence of the looks its budget allows
+(:func:`lrev.stats.sequential_confidence`, fixed before any round ran); its verdict at the confidence of its last
+look (:func:`lrev.stats.last_look_confidence`), so that stopping once a verdict is reached does not inflate false
+verdicts (tests/test_sequential.py).
 """
 from __future__ import annotations
 
@@ -82,8 +83,9 @@ def spent(root: Path, study: str) -> Spent:
 
 
 def undecided(claims_file: Path) -> list[dict[str, Any]]:
-    """The cells of a study's claims that more rounds might decide."""
-    return [v for v in read_json(claims_file)["verdicts"] if v["verdict"] in UNDECIDED]
+    """The cells of a study's claims that more rounds might decide, judged at the sequential confidence (a row's
+    ``at_look``): a cell that this look may not stop goes on."""
+    return [v for v in read_json(claims_file)["verdicts"] if v.get("at_look", v["verdict"]) in UNDECIDED]
 
 
 def contenders(study: str, cells: list[dict[str, Any]]) -> set[str]:

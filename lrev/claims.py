@@ -18,8 +18,10 @@ moderated as below) into a verdict. In this order, the first that applies:
   either way, so two JVMs of one contender differ by more than the claim may;
 - ``unconverged``: more than a third of a side's forks show no steady state in the series the part reads (a
   changepoint analysis of each fork's iterations, probes or reopens, :mod:`lrev.steady`; the value of a fork that
-  settled is read from its final steady segment). The JIT's share of the steady segments is recorded beside the
-  verdict (``steadiness``), a covariate that never withholds one;
+  settled is read from its final steady segment), and those forks could have produced the verdict: read at the least
+  and at the most of its series, each in every combination, some give another (a verdict they all give is kept,
+  ``steadiness.bracketed``). The JIT's share of the steady segments is recorded beside the verdict
+  (``steadiness``), a covariate that never withholds one;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
   ``approx`` claims: lies inside the band);
 - ``fails``: the whole interval clears it on the other side (outside the band);
@@ -35,6 +37,11 @@ The A/A tests for bias only. It never widens a threshold: the claim's own interv
 round, each from JVMs of their own, so it already carries the JVM-to-JVM spread the A/A shows (noise counted once).
 A wide A/A interval centred on 1 is no bias; the claim's interval is then wide too, and says so. A ratio without an
 A/A beside it (a version or quantity the study runs none on) is judged alike and says so (``aa: null``).
+
+A study with a time budget (lrev/budget.py) looks at its cells again after each round it adds: whether a cell goes on
+is read at the sequential confidence (a row's ``at_look``), and its verdict is drawn at the confidence of its last look
+(:func:`lrev.stats.last_look_confidence`; 95% for a cell that got no round), recorded per part (``confidence``,
+``looked``).
 
 Few rounds, many cells: each log-scale interval (a ratio paired by round, or a positive quantity alone) borrows
 the variance of the cells of its group, those of one kind in the study (:func:`kind`). The study's claims
@@ -470,10 +477,14 @@ class _Judge:
     measures, so that a cell two claims share counts once in the fit."""
 
     def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
-                 confidence: float, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]],
+                 looks: int, final: bool, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]],
                  lag: dict[str, str], aa_p: dict[tuple, float]):
         self.study, self.claim, self.version, self.results = study, claim, version, results
-        self.aa_tolerance, self.confidence, self.lag = aa_tolerance, confidence, lag
+        self.aa_tolerance, self.lag = aa_tolerance, lag
+        # At a look the budget reads (final False), every interval is at the sequential confidence; the verdict drawn
+        # is at the confidence of the cell's last look (stats.last_look_confidence), set per part by reads().
+        self.looks, self.final = looks, final
+        self.confidence, self.looked = stats.sequential_confidence(looks), 1
         self.priors, self.spreads = priors, spreads
         # Each A/A's p against 1, keyed by what it compares: the first judging fills it with the raw p's, the
         # second reads the study's adjusted ones (family_p).
@@ -484,17 +495,28 @@ class _Judge:
         self.partial = {v: {int(r): set(c) for r, c in (m.get("parameters", {}).get("budget_contenders") or {}).items()}
                         for v, m in manifests.items()}
         self.reading: set[str] = set()
+        # Forks whose series never settled, each read at the least or the most of its rows (settles()).
+        self.settle: dict[tuple, str] = {}
 
     def reads(self, names: Sequence[str]) -> None:
-        """The contenders the part being judged reads: its sides and the A/As beside them."""
+        """The contenders the part being judged reads (its sides and the A/As beside them), the looks its cell had
+        (one, plus each budget round it reads) and so its confidence."""
         self.reading = {*names, *(n for pair in self.aa_pairs(list(names)) for n in pair)}
+        self.looked = 1 + sum(self.reading <= ran for ran in self.partial.get(self.version, {}).values())
+        # Results with more budget rounds than ``looks`` allows (judged again without the budget) spend as if it
+        # had allowed them.
+        looks = max(self.looks, self.looked)
+        self.confidence = (stats.last_look_confidence(self.looked, looks) if self.final
+                           else stats.sequential_confidence(looks))
 
-    def moderate(self, est: stats.Estimate, group: str | None, key: tuple) -> tuple[stats.Estimate, dict | None]:
-        """``est`` with its group's prior, and what the moderation did; the cell's variance enters the fit."""
+    def moderate(self, est: stats.Estimate, group: str | None,
+                 key: tuple | None = None) -> tuple[stats.Estimate, dict | None]:
+        """``est`` with its group's prior, and what the moderation did; the cell's variance enters the fit under
+        ``key`` (none: an estimate that only tests a verdict, :meth:`settles`)."""
         if group is None:
             return est, None
         s = stats.log_spread(est, self.confidence)
-        if not math.isnan(s):
+        if not math.isnan(s) and key is not None:
             self.spreads[key] = (group, s * s, est.n - 1)
         prior = self.priors.get(group, stats.NO_PRIOR)
         moderated, df = stats.moderate(est, prior, self.confidence)
@@ -539,6 +561,12 @@ class _Judge:
             rows = rows[~rows["round"].isin(skipped)]
         if rows.empty:
             raise self.fail(f"no {column} results for contender '{contender}' of {version} where {where}")
+        if self.settle:
+            rows = rows.copy()
+            for (c, v, w, r, f), end in self.settle.items():
+                if (c, v, w) == (contender, version, tuple(sorted(where.items()))):
+                    fork = (rows["round"] == r) & (rows["fork"] == f)
+                    rows.loc[fork, column] = getattr(rows.loc[fork, column], end)()
         return rows
 
     def ratio(self, quantity: Quantity, a: str, where_a: dict, b: str, where_b: dict, statistic: str | None,
@@ -661,17 +689,14 @@ class _Judge:
         return max(found, key=lambda f: (biased(f[0], self.aa_tolerance, f[1], self.confidence), _offset(f[0]))
                    ) if found else None
 
-    def part(self, part: dict) -> dict:
-        if "answer" in part:
-            return self.answer(part)
-        self.reads([self.contender(part[s]) for s in "abcd" if s in part])
-        quantity = self.study.QUANTITIES[part["quantity"]]
+    def estimate(self, part: dict, quantity: Quantity) -> tuple[stats.Estimate, list[int], str, dict, list]:
+        """The part's interval before moderation: its estimate, the failed rounds left out, how it pairs, what
+        it compares (names and conditions, for the record) and the sides it reads."""
         a, where_a, version_a = self.contender(part["a"]), self.condition(part, part["a"]), self.side_version(part["a"])
         statistic = part.get("statistic")
-        out: dict[str, Any] = {"label": part["label"], "quantity": part["quantity"], "a": a, "where_a": where_a,
-                               "version_a": version_a}
+        out: dict[str, Any] = {}
         sides = [(a, where_a, version_a)]
-        version_b, failed = version_a, []
+        failed: list[int] = []
         if "c" in part:
             named = [(self.contender(part[s]), self.condition(part, part[s]), self.side_version(part[s]))
                      for s in "bcd"]
@@ -704,6 +729,48 @@ class _Judge:
             else:
                 est = rounds.location(rows, quantity.column, statistic or "mean", self.confidence)
             est = stats.share(est) if quantity.share else est
+        return est, failed, pairing, out, sides
+
+    #: The most forks without a steady state whose every end :meth:`settles` tries (2 ** this estimates).
+    SETTLE_MAX = 8
+
+    def settles(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], verdict: str) -> bool:
+        """Whether ``verdict`` stands wherever the forks that never settled would have: each such fork of the part's
+        sides read at the least and at the most of its measured rows, in every combination, and judged as the part is
+        (its group's prior, its confidence). Forks that could not have produced the verdict withhold nothing. More
+        than :data:`SETTLE_MAX` such forks are not tried."""
+        unsettled = []
+        for contender, where, version in sides:
+            rows = self.samples(quantity, contender, where, version)
+            forks = rows.groupby(["round", "fork"])["stable"].min()
+            unsettled += [(contender, version, tuple(sorted(where.items())), r, f)
+                          for (r, f), stable in forks.items() if stable == 0]
+        if not unsettled or len(unsettled) > self.SETTLE_MAX:
+            return False
+        expect = part["expect"]
+        try:
+            for ends in np.ndindex(*(2,) * len(unsettled)):
+                self.settle = {fork: ("min", "max")[e] for fork, e in zip(unsettled, ends)}
+                est, _, pairing, _, _ = self.estimate(part, quantity)
+                est, _ = self.moderate(est, kind(pairing, quantity))
+                if judge(est, expect["direction"], expect["value"], expect.get("band")) != verdict:
+                    return False
+        finally:
+            self.settle = {}
+        return True
+
+    def part(self, part: dict) -> dict:
+        if "answer" in part:
+            return self.answer(part)
+        self.reads([self.contender(part[s]) for s in "abcd" if s in part])
+        quantity = self.study.QUANTITIES[part["quantity"]]
+        a, where_a, version_a = self.contender(part["a"]), self.condition(part, part["a"]), self.side_version(part["a"])
+        statistic = part.get("statistic")
+        out: dict[str, Any] = {"label": part["label"], "quantity": part["quantity"], "a": a, "where_a": where_a,
+                               "version_a": version_a}
+        est, failed, pairing, compared, sides = self.estimate(part, quantity)
+        out.update(compared)
+        version_b = compared.get("version_b", version_a)
         key = (part["quantity"], statistic, *((c, tuple(sorted(w.items())), v) for c, w, v in sides))
         est, moderation = self.moderate(est, kind(pairing, quantity), key)
         expect = part["expect"]
@@ -726,6 +793,12 @@ class _Judge:
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
         verdict = withhold(leaning, est.n, bias, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
+        # Bracketed over the timed sides only: an A/A that never settled tests for bias on a value it never reached.
+        aa_settled = aa is None or aa_names[0] in {c for c, _, _ in timed} or \
+            steadiness["unsteady"][aa_names[0]][0] <= steady.UNSTEADY_SHARE * steadiness["unsteady"][aa_names[0]][1]
+        if verdict == "unconverged" and leaning in ("holds", "fails") and aa_settled and \
+                self.settles(part, quantity, timed, leaning):
+            verdict, steadiness["bracketed"] = leaning, True
         if "grows" in part:
             out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, bias)
         return {**out, "statistic": f"geomean of per-fork {statistic or 'mean'} ratios" if pairing != "single"
@@ -867,7 +940,9 @@ class _Judge:
                 "answer": {"ratio": est.to_dict()}}
 
     def run(self) -> dict:
-        parts = [self.part(p) for p in self.claim["parts"] if self.version in p["versions"]]
+        # Each part with the confidence of its cell's last look (reads() sets it for the part judged).
+        parts = [{**self.part(p), "confidence": self.confidence, "looked": self.looked}
+                 for p in self.claim["parts"] if self.version in p["versions"]]
         row: dict[str, Any] = {"claim": self.claim["id"], "version": self.version, "kind": self.claim["kind"],
                                "parts": parts, "reason": None}
         if self.claim["kind"] == "question":
@@ -894,12 +969,15 @@ class _Judge:
 
 
 def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
-    """Verdicts for every claim × registry version, every interval at the confidence that ``looks`` looks at the
-    growing rounds allow (:func:`lrev.stats.sequential_confidence`; one: the plain 95%)."""
+    """Verdicts for every claim × registry version. Each part's interval is at the confidence of its cell's last
+    look (:func:`lrev.stats.last_look_confidence`): the plain 95% where the budget gave its contenders no round
+    beyond the scale's, less where it did, so that ``looks`` looks at the growing rounds do not inflate false
+    verdicts. Where a budget may look again (``looks`` > 1), each row's ``at_look`` is its verdict at the sequential
+    confidence (:func:`lrev.stats.sequential_confidence`), the one that decides whether the cell gets a round."""
     study = studies.get(registry["study"])
     confidence = stats.sequential_confidence(looks)
 
-    def judged(priors: dict[str, stats.Prior], spreads: dict, aa_p: dict) -> list[dict]:
+    def judged(priors: dict[str, stats.Prior], spreads: dict, aa_p: dict, final: bool) -> list[dict]:
         verdicts = []
         for claim in registry["claims"]:
             for version in registry["versions"]:
@@ -907,7 +985,7 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
                     verdicts.append({"claim": claim["id"], "version": version, "kind": claim["kind"],
                                      "verdict": "n/a", "reason": claim["not_applicable"][version], "parts": []})
                 else:
-                    verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], confidence,
+                    verdicts.append(_Judge(study, claim, version, results, registry["aa_tolerance"], looks, final,
                                            priors, spreads, registry.get("lag", {}), aa_p).run())
         return verdicts
 
@@ -915,11 +993,16 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
     # they give and the A/As' p adjusted for their number.
     spreads: dict[tuple, tuple[str, float, int]] = {}
     raw_p: dict[tuple, float] = {}
-    judged({}, spreads, raw_p)
+    judged({}, spreads, raw_p, final=False)
     fitted = {g: group_prior([v for h, v, _ in spreads.values() if h == g],
                              [d for h, _, d in spreads.values() if h == g],
                              confidence) for g in sorted({g for g, _, _ in spreads.values()})}
-    verdicts = judged({g: prior for g, (prior, _) in fitted.items()}, {}, family_p(raw_p))
+    priors, adjusted = {g: prior for g, (prior, _) in fitted.items()}, family_p(raw_p)
+    verdicts = judged(priors, {}, adjusted, final=True)
+    if looks > 1:
+        # What the budget reads: each cell at the sequential confidence, whether this look may stop it.
+        for row, at_look in zip(verdicts, judged(priors, {}, adjusted, final=False)):
+            row["at_look"] = at_look["verdict"]
     return {
         "study": registry["study"],
         "versions": registry["versions"],

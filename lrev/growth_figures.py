@@ -9,7 +9,7 @@ A panel per part, a colour per version:
 - the seed's size (a vertical line) and the seed's own number there (a star; for a band, its range);
 - a version whose ladder gave no verdict keeps its points, without a line.
 
-Every interval is at the claims file's confidence (95%, or more where a budget looks at its rounds again).
+Every interval is at the confidence of its part (95%, or more where a budget looked at its rounds again).
 
 CLI: ``python -m lrev.growth_figures --registry claims/<s>.yaml --claims results/<s>/claims.json --claim ID
 --out FIGDIR``
@@ -51,7 +51,7 @@ def figure(claims: dict[str, Any], claim: str) -> plt.Figure:
     fig, axes = plots.panels(len(parts), per_row=2, height=2.6)
     for ax, (label, pairs) in zip(axes, parts.items()):
         for version, part in pairs:
-            _draw(ax, part, palette[version], version, claims["confidence"])
+            _draw(ax, part, palette[version], version, part.get("confidence", claims["confidence"]))
         grown = pairs[0][1]["extrapolated"]
         ax.axvline(grown["at"], color="0.4", lw=0.8, ls=":")
         claimed, band = pairs[0][1].get("claimed"), pairs[0][1].get("band")

@@ -324,7 +324,10 @@ def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
     ratios = [p for p in parts if p.get("pairing") != "single"]
     no_aa = [p for p in ratios if not p.get("aa")]
     rounds = sorted({p["n"] for p in parts if p.get("n")})
-    return {"confidence": f"{claims['confidence'] * 100:.1f}%", "looks": claims["looks"],
+    # Each part's is its cell's last look's (lrev.stats.last_look_confidence).
+    levels = sorted({p.get("confidence", claims["confidence"]) for p in parts}) or [claims["confidence"]]
+    return {"confidence": "-".join(dict.fromkeys(f"{c * 100:.1f}%" for c in (levels[0], levels[-1]))),
+            "looks": claims["looks"],
             "min_rounds": claims["min_rounds"], "aa_tolerance": f"×{fmt(claims['aa_tolerance'])}",
             "rounds": f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}-{rounds[-1]}" if rounds else "n/a",
             "aa_checked": len(checked), "aa_biased": sum(r["biased"] for r in checked),
@@ -360,7 +363,8 @@ JIT_COVARIATE = 0.02
 
 def steady_numbers(series: pd.DataFrame, claims: dict[str, Any]) -> dict[str, Any]:
     """How a study's series settled (:mod:`lrev.steady`): how many forks' series fell in each class, the median
-    length of their steady segments' measured part, the verdicts withheld as unconverged, and the judged cells whose
+    length of their steady segments' measured part, the verdicts withheld as unconverged and those kept since the
+    unsteady forks' range gives them too (bracketed), and the judged cells whose
     sides' steady segments the JIT compiled through for more than :data:`JIT_COVARIATE` of their time."""
     counts = {c: int((series["steady"] == c).sum()) if len(series) else 0 for c in steady.CLASSES}
     jit = []
@@ -372,6 +376,8 @@ def steady_numbers(series: pd.DataFrame, claims: dict[str, Any]) -> dict[str, An
     return {"series": len(series), "classes": counts,
             "words": [{"class": c, "count": n} for c, n in counts.items() if n],
             "unconverged": sum(v["verdict"] == "unconverged" for v in claims["verdicts"]),
+            "bracketed": sum(any((p.get("steadiness") or {}).get("bracketed") for p in v["parts"])
+                             for v in claims["verdicts"]),
             "jit_cells": jit, "jit_limit": f"{JIT_COVARIATE * 100:g}%"}
 
 

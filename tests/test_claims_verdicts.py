@@ -27,15 +27,18 @@ def _registry(direction="greater", value=1.5, band=None, tolerance=1.10):
     return registry
 
 
-def _lookups(speeds: dict[str, list[float]], stable: dict[str, list[int]] | None = None) -> SimpleNamespace:
-    """One fork per contender and round, three iterations each at the given per-round speed."""
+def _lookups(speeds: dict[str, list[float]], stable: dict[str, list[int]] | None = None,
+             wander: float = 0.7) -> SimpleNamespace:
+    """One fork per contender and round, three iterations each at the given per-round speed; a fork marked
+    unstable wanders ``wander`` of it either way over its iterations (mean unchanged)."""
     rows = []
     for contender, per_round in speeds.items():
         for r, speed in enumerate(per_round):
             ok = (stable or {}).get(contender, [1] * len(per_round))[r]
             for i in range(3):
                 rows.append({"version": "9.12.3", "contender": contender, "round": r, "fork": f"alone-{contender}",
-                             **SEED, "iteration": i, "lookups_per_s": speed, "stable": ok})
+                             **SEED, "iteration": i, "lookups_per_s": speed * (1 + (1 - ok) * wander * (i - 1)),
+                             "stable": ok})
     return SimpleNamespace(lookups=pd.DataFrame(rows))
 
 
@@ -153,6 +156,16 @@ def test_an_unconverged_series_shows_the_verdict_its_interval_would_give():
     row = _row(_registry(), results)
     assert row["verdict"] == "unconverged" and row["leaning"] == "holds"
     assert row["parts"][0]["converged"] is False
+
+
+def test_unsteady_forks_that_could_not_have_produced_the_verdict_withhold_nothing():
+    # Two of five FST50 forks never settled, but they wandered only 5% either way: read at the least or the most of
+    # their series, in every combination, FST50 still clears 1.5x default.
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={"FST50": [1, 0, 0, 1, 1]}, wander=0.05)
+    part = _row(_registry(), results)["parts"][0]
+    assert part["verdict"] == "holds" and part["converged"] is False and part["steadiness"]["bracketed"] is True
+    assert part["steadiness"]["unsteady"]["FST50"] == [2, 5]
 
 
 def test_one_unsteady_fork_of_five_is_carried_by_the_interval_and_withholds_nothing():
@@ -457,3 +470,22 @@ def test_a_round_the_budget_ran_for_other_contenders_is_no_failed_round_of_this_
     registry = _registry()
     registry["claims"][0]["parts"][0]["a"] = {"contender": "Memory"}
     assert _row(registry, SimpleNamespace(lookups=rows, manifests=partial))["parts"][0]["n"] == 6
+
+
+def test_a_cell_the_budget_gave_no_round_is_judged_at_its_one_look():
+    # A budget that may look twice reads each cell at 97.5% (at_look: whether it goes on); a cell that got no round was
+    # looked at once, and its verdict is drawn at 95%. FST50 ÷ default clears 1.5 at 95% and not at 97.5%.
+    fst50 = [153.0 + d for d in (8.0, 12.0, -4.0, 4.0, -2.0)]
+    results = SimpleNamespace(lookups=_lookups({"FST50": fst50, "default": BASE, study.AA: QUIET_AA}).lookups,
+                              manifests={})
+    row = claims.evaluate(_registry(), results, looks=2)["verdicts"][0]
+    assert (row["verdict"], row["at_look"]) == ("holds", "inconclusive")
+    assert (row["parts"][0]["looked"], row["parts"][0]["confidence"]) == (1, pytest.approx(0.95))
+    # Read with a round the budget added for its contenders, the same cell is at its second look: 97.5%.
+    speeds = {"FST50": [*fst50, 157.0], "default": [*BASE, 100.0], study.AA: [*QUIET_AA, 100.2]}
+    added = {"9.12.3": {"parameters": {"budget_contenders": {"5": ["FST50", "default", study.AA]}}}}
+    part = claims.evaluate(_registry(), SimpleNamespace(lookups=_lookups(speeds).lookups, manifests=added),
+                           looks=2)["verdicts"][0]["parts"][0]
+    assert (part["n"], part["looked"], part["confidence"]) == (6, 2, pytest.approx(0.975))
+    # Without a budget there is one look, and no at_look.
+    assert "at_look" not in claims.evaluate(_registry(), results)["verdicts"][0]

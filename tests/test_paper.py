@@ -489,12 +489,15 @@ def test_the_steady_state_numbers_count_each_class_and_list_the_cells_the_jit_co
          "parts": [{"steadiness": {"converged": True, "unsteady": {}, "jit_share": 0.031}}]},
         {"claim": "x-2", "version": "10.6.0", "verdict": "unconverged",
          "parts": [{"steadiness": {"converged": False, "unsteady": {"a": [2, 3]}, "jit_share": 0.01}}]},
-        {"claim": "x-3", "version": "10.6.0", "verdict": "fails", "parts": [{"steadiness": None}]}]}
+        {"claim": "x-3", "version": "10.6.0", "verdict": "fails", "parts": [{"steadiness": None}]},
+        {"claim": "x-4", "version": "10.6.0", "verdict": "holds",
+         "parts": [{"steadiness": {"converged": False, "unsteady": {"a": [2, 3]}, "jit_share": 0.0,
+                                   "bracketed": True}}]}]}
     rows = paper.claim_rows({"verdicts": [{**v, "parts": [{"label": "p", "value": 2.0, "low": 1.5, "high": 2.5, "n": 3,
                                                             "aa": None, **v["parts"][0]}]} for v in verdicts["verdicts"]]})
     assert rows[0]["measured"].endswith("(the JIT compiled for 3.1% of the steady segments)")
     assert "JIT" not in rows[1]["measured"] and "JIT" not in rows[2]["measured"]
     got = paper.steady_numbers(series, verdicts)
     assert got["classes"] == {"flat": 1, "warm-up": 2, "slowdown": 1, "no steady state": 1}
-    assert got["unconverged"] == 1
+    assert (got["unconverged"], got["bracketed"]) == (1, 1)
     assert got["jit_cells"] == [{"claim": "x-1", "version": "10.6.0", "verdict": "holds", "jit_share": "3.1%"}]
