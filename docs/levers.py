@@ -161,7 +161,7 @@ def main() -> None:
     # Cumulative: each row switches one more rule on, the others as the row above left them.
     alone = mock.patch.object(claims, "family_p", each_alone)
     unbracketed = mock.patch.object(claims._Judge, "settles", never_settles)
-    every_look = mock.patch.object(stats, "last_look_confidence", at_every_look)
+    every_look = mock.patch.object(claims, "last_look_confidence", at_every_look)
     switches = [("A/A as a bias test, no noise band", [mock.patch.object(steady, "mark", harness_flag),
                                                        mock.patch.object(claims, "could_produce", withhold_every_lag),
                                                        mock.patch.object(claims, "group_prior", no_prior), alone,

@@ -25,7 +25,7 @@ never see a round it added) and, when the claims are up to date, the rounds the 
 
 Whether a cell goes on is read at the sequential confidence of the looks its budget allows
 (:func:`lrev.stats.sequential_confidence`, fixed before any round ran); its verdict at the confidence of its last
-look (:func:`lrev.stats.last_look_confidence`), so that stopping once a verdict is reached does not inflate false
+look (:func:`lrev.claims.last_look_confidence`), so that stopping once a verdict is reached does not inflate false
 verdicts (tests/test_sequential.py).
 """
 from __future__ import annotations

@@ -40,7 +40,7 @@ A/A beside it (a version or quantity the study runs none on) is judged alike and
 
 A study with a time budget (lrev/budget.py) looks at its cells again after each round it adds: whether a cell goes on
 is read at the sequential confidence (a row's ``at_look``), and its verdict is drawn at the confidence of its last look
-(:func:`lrev.stats.last_look_confidence`; 95% for a cell that got no round), recorded per part (``confidence``,
+(:func:`last_look_confidence`; 95% for a cell that got no round), recorded per part (``confidence``,
 ``looked``).
 
 Few rounds, many cells: each log-scale interval (a ratio paired by round, or a positive quantity alone) borrows
@@ -408,6 +408,18 @@ def could_produce(verdict: str, expect: dict, est: stats.Estimate, moves: str | 
     return says_high == (moves == "up")
 
 
+def last_look_confidence(looked: int, looks: int, confidence: float = stats.CONFIDENCE) -> float:
+    """The confidence of a verdict drawn at a cell's last look, its ``looked``-th of at most ``looks``. Each earlier
+    look spent ``(1 - confidence) / looks`` of the error on deciding to go on (:func:`lrev.stats.sequential_confidence`);
+    the last spends what is left. A cell the budget gave no further round was looked at once, at ``confidence``: an
+    interval that decided at the stricter sequential confidence decides the same way at this one
+    (tests/test_sequential.py simulates the whole rule). Here and not in :mod:`lrev.stats`, which the forks import:
+    a rule of judging reruns the judging, not the measurements."""
+    if not 1 <= looked <= looks:
+        raise ValueError(f"a cell's looks must lie in [1, {looks}], got {looked}")
+    return 1 - (1 - confidence) * (looks - looked + 1) / looks
+
+
 def biased(aa: stats.Estimate, tolerance: float, p: float | None = None,
            confidence: float = stats.CONFIDENCE) -> bool:
     """Whether an A/A ratio shows a bias: it differs from 1 beyond chance (``p``, its p against 1, below
@@ -506,7 +518,7 @@ class _Judge:
         # Results with more budget rounds than ``looks`` allows (judged again without the budget) spend as if it
         # had allowed them.
         looks = max(self.looks, self.looked)
-        self.confidence = (stats.last_look_confidence(self.looked, looks) if self.final
+        self.confidence = (last_look_confidence(self.looked, looks) if self.final
                            else stats.sequential_confidence(looks))
 
     def moderate(self, est: stats.Estimate, group: str | None,
@@ -970,7 +982,7 @@ class _Judge:
 
 def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
     """Verdicts for every claim × registry version. Each part's interval is at the confidence of its cell's last
-    look (:func:`lrev.stats.last_look_confidence`): the plain 95% where the budget gave its contenders no round
+    look (:func:`last_look_confidence`): the plain 95% where the budget gave its contenders no round
     beyond the scale's, less where it did, so that ``looks`` looks at the growing rounds do not inflate false
     verdicts. Where a budget may look again (``looks`` > 1), each row's ``at_look`` is its verdict at the sequential
     confidence (:func:`lrev.stats.sequential_confidence`), the one that decides whether the cell gets a round."""

@@ -324,7 +324,7 @@ def method_numbers(claims: dict[str, Any]) -> dict[str, Any]:
     ratios = [p for p in parts if p.get("pairing") != "single"]
     no_aa = [p for p in ratios if not p.get("aa")]
     rounds = sorted({p["n"] for p in parts if p.get("n")})
-    # Each part's is its cell's last look's (lrev.stats.last_look_confidence).
+    # Each part's is its cell's last look's (lrev.claims.last_look_confidence).
     levels = sorted({p.get("confidence", claims["confidence"]) for p in parts}) or [claims["confidence"]]
     return {"confidence": "-".join(dict.fromkeys(f"{c * 100:.1f}%" for c in (levels[0], levels[-1]))),
             "looks": claims["looks"],

@@ -219,17 +219,6 @@ def sequential_confidence(looks: int, confidence: float = CONFIDENCE) -> float:
     return 1 - (1 - confidence) / looks
 
 
-def last_look_confidence(looked: int, looks: int, confidence: float = CONFIDENCE) -> float:
-    """The confidence of a verdict drawn at a cell's last look, its ``looked``-th of at most ``looks``. Each earlier
-    look spent ``(1 - confidence) / looks`` of the error on deciding to go on (:func:`sequential_confidence`); the
-    last spends what is left. A cell the budget gave no further round was looked at once, at ``confidence``: an
-    interval that decided at the stricter sequential confidence decides the same way at this one
-    (tests/test_sequential.py simulates the whole rule)."""
-    if not 1 <= looked <= looks:
-        raise ValueError(f"a cell's looks must lie in [1, {looks}], got {looked}")
-    return 1 - (1 - confidence) * (looks - looked + 1) / looks
-
-
 def jvm_spread(aa: Estimate, confidence: float = CONFIDENCE) -> float:
     """The spread of one JVM (sd of its log per-fork value) that a paired A/A ratio's t interval implies.
 

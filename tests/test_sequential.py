@@ -5,7 +5,7 @@ interval clears the threshold (lrev/budget.py). The true ratio is the threshold 
 an interval that misses the truth. Judged at 95% at every look, about one run in seven would end in such a verdict;
 at the sequential confidence (Bonferroni over the six looks), at most one in twenty. The budget's rule as built
 reads whether a cell goes on at that confidence and draws its verdict at its last look's
-(:func:`lrev.stats.last_look_confidence`): 95% for a cell that got no round.
+(:func:`lrev.claims.last_look_confidence`): 95% for a cell that got no round.
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _budget_false_verdicts(looks: int, give: float, seed: int, shared: float = 0
         while looked < looks and rng.random() < give and any(
                 verdict(c, FIRST + looked - 1, stats.sequential_confidence(looks)) == "inconclusive" for c in (x, y)):
             looked += 1
-        wrong += verdict(x, FIRST + looked - 1, stats.last_look_confidence(looked, looks)) != "inconclusive"
+        wrong += verdict(x, FIRST + looked - 1, claims.last_look_confidence(looked, looks)) != "inconclusive"
     return wrong / EXPERIMENTS
 
 
@@ -76,11 +76,11 @@ def test_a_cell_judged_at_its_last_look_keeps_false_verdicts_at_five_percent(loo
 
 
 def test_last_look_confidence_spends_what_the_looks_before_left():
-    assert stats.last_look_confidence(1, 2) == pytest.approx(0.95)
-    assert stats.last_look_confidence(2, 2) == pytest.approx(0.975)
-    assert stats.last_look_confidence(2, 3) == pytest.approx(1 - 0.05 * 2 / 3)
+    assert claims.last_look_confidence(1, 2) == pytest.approx(0.95)
+    assert claims.last_look_confidence(2, 2) == pytest.approx(0.975)
+    assert claims.last_look_confidence(2, 3) == pytest.approx(1 - 0.05 * 2 / 3)
     with pytest.raises(ValueError, match="looks"):
-        stats.last_look_confidence(3, 2)
+        claims.last_look_confidence(3, 2)
 
 
 def test_one_look_needs_no_correction_and_none_is_an_error():
