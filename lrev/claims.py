@@ -442,6 +442,12 @@ def family_p(raw: dict[tuple, float]) -> dict[tuple, float]:
     return {**raw, **dict(zip(tested, (float(q) for q in adjusted)))}
 
 
+def _settled(unsteady: int, forks: int) -> bool:
+    """Whether a side's forks settled enough for its value: at most :data:`lrev.steady.UNSTEADY_SHARE` without a
+    steady state."""
+    return unsteady <= steady.UNSTEADY_SHARE * forks
+
+
 def _offset(aa: stats.Estimate) -> float:
     """How far an A/A's estimate lies from 1, either way; one that measured nothing lies nowhere."""
     return 0.0 if math.isnan(aa.value) else abs(math.log(aa.value))
@@ -494,7 +500,7 @@ class _Judge:
         self.study, self.claim, self.version, self.results = study, claim, version, results
         self.aa_tolerance, self.lag = aa_tolerance, lag
         # At a look the budget reads (final False), every interval is at the sequential confidence; the verdict drawn
-        # is at the confidence of the cell's last look (stats.last_look_confidence), set per part by reads().
+        # is at the confidence of the cell's last look (last_look_confidence), set per part by reads().
         self.looks, self.final = looks, final
         self.confidence, self.looked = stats.sequential_confidence(looks), 1
         self.priors, self.spreads = priors, spreads
@@ -671,7 +677,7 @@ class _Judge:
             unsteady[contender] = [int((forks == 0).sum()), int(forks.size)]
             if "steady_jit" in rows:
                 jit = max(jit, float(rows.groupby(["round", "fork"])["steady_jit"].first().max()))
-        converged = all(k <= steady.UNSTEADY_SHARE * n for k, n in unsteady.values())
+        converged = all(_settled(*kn) for kn in unsteady.values())
         return {"converged": converged, "unsteady": unsteady, "jit_share": jit}
 
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
@@ -807,7 +813,7 @@ class _Judge:
                            scale is None or scale["kept"])
         # Bracketed over the timed sides only: an A/A that never settled tests for bias on a value it never reached.
         aa_settled = aa is None or aa_names[0] in {c for c, _, _ in timed} or \
-            steadiness["unsteady"][aa_names[0]][0] <= steady.UNSTEADY_SHARE * steadiness["unsteady"][aa_names[0]][1]
+            _settled(*steadiness["unsteady"][aa_names[0]])
         if verdict == "unconverged" and leaning in ("holds", "fails") and aa_settled and \
                 self.settles(part, quantity, timed, leaning):
             verdict, steadiness["bracketed"] = leaning, True
