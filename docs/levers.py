@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import subprocess
 import sys
 from contextlib import ExitStack
@@ -126,6 +127,11 @@ def at_every_look(looked, looks, confidence=stats.CONFIDENCE):
     return stats.sequential_confidence(looks, confidence)
 
 
+def unbounded(est, word, shares):
+    """The pace rule before its bound: a lag could have moved the value any distance."""
+    return stats.Estimate(est.value, 0.0, math.inf, est.n)
+
+
 def no_prior(variances, dfs, confidence):
     return stats.NO_PRIOR, {"cells": len(variances), "d0": 0.0, "s0": 0.0, "used": False, "coverage": None}
 
@@ -162,20 +168,22 @@ def main() -> None:
     alone = mock.patch.object(claims, "family_p", each_alone)
     unbracketed = mock.patch.object(claims._Judge, "settles", never_settles)
     every_look = mock.patch.object(claims, "last_look_confidence", at_every_look)
+    unbound = mock.patch.object(claims, "lag_bounds", unbounded)
     switches = [("A/A as a bias test, no noise band", [mock.patch.object(steady, "mark", harness_flag),
                                                        mock.patch.object(claims, "could_produce", withhold_every_lag),
                                                        mock.patch.object(claims, "group_prior", no_prior), alone,
-                                                       unbracketed], False),
+                                                       unbracketed, unbound], False),
                 ("+ pace: keep a verdict the lag only weakened", [mock.patch.object(steady, "mark", harness_flag),
                                                                   mock.patch.object(claims, "group_prior", no_prior),
-                                                                  alone, unbracketed], False),
+                                                                  alone, unbracketed, unbound], False),
                 ("+ steady states read from the series", [mock.patch.object(claims, "group_prior", no_prior), alone,
-                                                          unbracketed], False),
-                ("+ variances moderated per study and kind", [alone, unbracketed], False),
-                ("+ a bias beyond chance among the study's A/As", [unbracketed], False),
-                ("+ unsteady forks bracketed by their series' range", [], False),
-                ("+ the budget's rounds, every cell at the sequential confidence", [every_look], True),
-                ("+ a cell judged at its last look's confidence", [], True)]
+                                                          unbracketed, unbound], False),
+                ("+ variances moderated per study and kind", [alone, unbracketed, unbound], False),
+                ("+ a bias beyond chance among the study's A/As", [unbracketed, unbound], False),
+                ("+ unsteady forks bracketed by their series' range", [unbound], False),
+                ("+ the budget's rounds, every cell at the sequential confidence", [every_look, unbound], True),
+                ("+ a cell judged at its last look's confidence", [unbound], True),
+                ("+ a lag bounded in proportion to the work (reopen times)", [], True)]
     for label, patches, budget in switches:
         with ExitStack() as stack:
             for p in patches:

@@ -11,7 +11,9 @@ moderated as below) into a verdict. In this order, the first that applies:
   rounds has one degree of freedom and bounds nothing worth a verdict;
 - ``fell-behind``: a part about a cost at a load rate where a side reached less than its ``pace`` of it, and the lag
   could have produced the verdict (the registry's ``lag`` says which way a lagging side moves the quantity; a verdict
-  the lag can only have weakened is kept, and says that a side lagged);
+  the lag can only have weakened is kept, and says that a side lagged). Where the registry also bounds how far
+  (a cost that is a fixed part plus a part per unit of work: at most asked ÷ reached times what was measured,
+  :func:`lag_bounds`), a verdict that still stands with the interval widened that far is kept too;
 - ``biased``: a ratio whose A/A beside it (the study's A/A contender against the contender it repeats, same
   quantity, condition, version and rounds) shows a bias: it differs from 1 beyond chance, its p among the study's
   A/As adjusted for their number (:func:`family_p`), and its estimate lies beyond the registry's ``aa_tolerance``
@@ -84,6 +86,8 @@ VERDICTS = ("holds", "fails", "answer", "inconclusive", "untestable", "underpowe
             "unconverged", "n/a")
 #: Verdicts that hold a decision back although the interval may lean one way, in the order they take.
 WITHHELD = ("untestable", "underpowered", "fell-behind", "biased", "unconverged")
+#: How a registry's ``lag`` says a side that fell behind its asked rate moves a quantity.
+LAG_MOVES = ("understates", "overstates", "either")
 #: No verdict from fewer paired rounds: t(0.975, 1) = 12.7 makes an interval over two rounds about the
 #: range of two JVMs times four.
 MIN_ROUNDS = 3
@@ -183,8 +187,14 @@ REGISTRY_SCHEMA = {
         "aa_tolerance": {"type": "number", "exclusiveMinimum": 1},
         # Which way a side that fell behind its asked rate moves each paced quantity: it did less work than asked,
         # so it ``understates`` a cost that grows with the work, ``overstates`` one that the work competes with, or
-        # moves it ``either`` way.
-        "lag": {"type": "object", "additionalProperties": {"enum": ["understates", "overstates", "either"]}},
+        # moves it ``either`` way. As an object, ``moves`` is that word and ``bound: proportional`` says how far at
+        # most: the quantity is a fixed part plus a part per unit of work, neither negative, so at the asked rate it
+        # is at most (asked ÷ reached) times what was measured, ``why`` says why (:func:`lag_bounds`).
+        "lag": {"type": "object", "additionalProperties": {"oneOf": [
+            {"enum": list(LAG_MOVES)},
+            {"type": "object", "required": ["moves", "bound", "why"], "additionalProperties": False,
+             "properties": {"moves": {"enum": list(LAG_MOVES)}, "bound": {"enum": ["proportional"]},
+                            "why": {"type": "string", "minLength": 1}}}]}},
         "versions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "aliases": {"type": "object"},
         "claims": {
@@ -271,6 +281,11 @@ def validate(registry: dict) -> None:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a part that needs a size is fitted on a "
                                     f"size ladder (grows) or says why no ladder reaches it (needs.unladderable), "
                                     f"one of the two")
+            lag = registry.get("lag", {}).get(part["quantity"])
+            if "pace" in part and isinstance(lag, dict) and lag["moves"] == "either":
+                raise RegistryError(f"claim {cid}, part '{part['label']}': the lag of '{part['quantity']}' is bounded "
+                                    f"in proportion, which needs the way it moves (understates or overstates), not "
+                                    f"either")
             if "pace" in part and part["quantity"] not in registry.get("lag", {}):
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a pace needs the way a lagging side moves "
                                     f"'{part['quantity']}', and the registry's lag does not state it")
@@ -391,6 +406,25 @@ def lag_moves(lag: str, lagging: Sequence[int], plain_ratio: bool) -> str | None
     return moves.pop() if len(moves) == 1 else "either"
 
 
+def lag_word(entry: str | dict | None) -> str:
+    """The registry's ``lag`` entry of a quantity as its word (``either`` where none is stated)."""
+    return "either" if entry is None else entry["moves"] if isinstance(entry, dict) else entry
+
+
+def lag_bounds(est: stats.Estimate, word: str, shares: Sequence[float]) -> stats.Estimate:
+    """The interval ``est`` of a side a alone, or of a ÷ b, widened by what a lag bounded in proportion could have
+    moved it: a side that reached a share s of its asked rate did s of the work, and a quantity that is a fixed part
+    plus a part per unit of work lies between its measured value and that value ÷ s at the asked rate (above it if
+    it ``understates``, below if it ``overstates``). ``shares`` are each side's least share (a, then b; 1 where it
+    kept its rate); a ratio's end moves by its sides' factors, each toward where that side's lag moved it."""
+    if word not in ("understates", "overstates"):
+        raise ValueError(f"a lag bounded in proportion needs a way it moves, not {word!r}")
+    a, b = (list(shares) + [1.0])[:2]
+    # Understated: a* in [a, a/s_a], b* in [b, b/s_b], so a*/b* in [r s_b, r/s_a]; overstated, the mirror.
+    low, high = (est.low * b, est.high / a) if word == "understates" else (est.low * a, est.high / b)
+    return stats.Estimate(est.value, low, high, est.n)
+
+
 def could_produce(verdict: str, expect: dict, est: stats.Estimate, moves: str | None) -> bool:
     """Whether a lag that moved the value ``moves`` could have produced ``verdict``: a verdict that the lag can only
     have weakened (its interval would lie farther on the same side had every side kept its rate) it could not."""
@@ -496,7 +530,7 @@ class _Judge:
 
     def __init__(self, study: studies.Study, claim: dict, version: str, results: Any, aa_tolerance: float,
                  looks: int, final: bool, priors: dict[str, stats.Prior], spreads: dict[tuple, tuple[str, float, int]],
-                 lag: dict[str, str], aa_p: dict[tuple, float]):
+                 lag: dict[str, str | dict], aa_p: dict[tuple, float]):
         self.study, self.claim, self.version, self.results = study, claim, version, results
         self.aa_tolerance, self.lag = aa_tolerance, lag
         # At a look the budget reads (final False), every interval is at the sequential confidence; the verdict drawn
@@ -636,17 +670,18 @@ class _Judge:
         if pace is None:
             raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': pace needs a study that "
                                 "records the rate it reached (PACE)")
-        lowest, slowest, lagging = math.inf, None, []
+        lowest, slowest, lagging, shares = math.inf, None, [], []
         for i, (contender, where, version) in enumerate(sides):
             rows = self.rows(pace.table, pace.achieved, contender, where, version)
             forks = rows.groupby("round")[[pace.achieved, pace.asked]].mean()
             share = float((forks[pace.achieved] / forks[pace.asked]).min())
+            shares.append(share)
             if share < part["pace"]:
                 lagging.append(i)
             if share < lowest:
                 lowest, slowest = share, contender
         return {"required": part["pace"], "lowest": lowest, "slowest": slowest, "reached": not lagging,
-                "lagging": lagging}
+                "lagging": lagging, "shares": shares}
 
     def scale(self, part: dict, quantity: Quantity, a: str, where: dict, version: str) -> dict:
         """The least value of the part's ``needs`` quantity over side a's forks, and whether it reaches
@@ -805,9 +840,16 @@ class _Judge:
         converged = steadiness is None or steadiness["converged"]
         pace = self.pace(part, timed) if "pace" in part else None
         if pace is not None:
-            pace["moves"] = lag_moves(self.lag.get(part["quantity"], "either"), pace["lagging"],
-                                      "b" in part and not {"c", "versus_sum"} & set(part))
+            lag = self.lag.get(part["quantity"])
+            plain = "b" in part and not {"c", "versus_sum"} & set(part)
+            pace["moves"] = lag_moves(lag_word(lag), pace["lagging"], plain)
             pace["kept"] = pace["reached"] or not could_produce(leaning, expect, est, pace["moves"])
+            if not pace["kept"] and isinstance(lag, dict) and (plain or len(timed) == 1):
+                # However far the lag could have moved the value, the verdict stands if it stands that far.
+                shares = [s if i in pace["lagging"] else 1.0 for i, s in enumerate(pace["shares"])]
+                bounded = lag_bounds(est, lag["moves"], shares)
+                pace["bounded"] = {"bound": lag["bound"], "low": bounded.low, "high": bounded.high}
+                pace["kept"] = judge(bounded, expect["direction"], expect["value"], expect.get("band")) == leaning
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
         verdict = withhold(leaning, est.n, bias, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
@@ -879,7 +921,7 @@ class _Judge:
             converged = converged and self.converged(quantity, *at)
             # A rung whose side fell behind its asked rate moves the fit as it would move the part there.
             if "pace" in part:
-                moves.add(lag_moves(self.lag.get(part["quantity"], "either"), self.pace(part, at)["lagging"],
+                moves.add(lag_moves(lag_word(self.lag.get(part["quantity"])), self.pace(part, at)["lagging"],
                                     "b" in part))
         table = pd.DataFrame(values)
         out: dict[str, Any] = {"over": over, "at": grows["at"], "why": grows["why"], "model": model,

@@ -122,6 +122,10 @@ def claim_rows(claims: dict[str, Any]) -> list[dict[str, Any]]:
                 # have weakened stands, and says so.
                 reached = (f"{pace['slowest']} reached {pace['lowest'] * 100:.0f}% of its asked rate, under the "
                            f"{pace['required'] * 100:.0f}% required")
+                if pace.get("bounded"):
+                    # Kept because it stands however far a cost in proportion to the work could have moved it.
+                    reached += (f"; with each lagging side's cost in proportion to the work asked, "
+                                f"[{fmt(pace['bounded']['low'])}, {fmt(pace['bounded']['high'])}]")
                 measured += f" ({part['verdict']} although {reached})" if pace["kept"] else f" ({reached})"
             scale = part.get("scale")
             if scale and not scale["kept"]:

@@ -383,6 +383,42 @@ def test_an_inconclusive_interval_stays_inconclusive_whatever_the_lag():
     assert row["verdict"] == "inconclusive" and row["parts"][0]["pace"]["kept"] is True
 
 
+PROPORTIONAL = {"moves": "understates", "bound": "proportional", "why": "a fixed part plus a part per update"}
+
+
+@pytest.mark.parametrize("share, claimed, verdict", [
+    # numeric lags at 85% and understates its cost, so numeric / reindex (about 0.5) may be low by up to 1/0.85.
+    (0.85, 1.0, "holds"),         # 0.5 [.., high] / 0.85 still below 1: the lag cannot have made it hold
+    (0.85, 0.6, "fell-behind"),   # below 0.6 as measured, not once widened by 1/0.85
+    (0.3, 1.0, "fell-behind"),    # at 30% of its rate the bound is 3.3x: it could have
+])
+def test_a_lag_bounded_in_proportion_withholds_only_what_it_could_move_across_the_threshold(share, claimed, verdict):
+    registry = _paced_registry(0.9, PROPORTIONAL)
+    registry["claims"][0]["parts"][0]["expect"]["value"] = claimed
+    row = _row(registry, _paced_results({"numeric": share, "reindex": 1.0}))
+    part = row["parts"][0]
+    assert row["verdict"] == verdict and part["leaning" if verdict != "holds" else "verdict"] == "holds"
+    lowest = part["pace"]["lowest"]
+    assert lowest < share and part["pace"]["bounded"] == {"bound": "proportional", "low": pytest.approx(part["low"]),
+                                                         "high": pytest.approx(part["high"] / lowest)}
+
+
+def test_a_lag_bound_moves_each_end_by_its_side():
+    def ends(word, shares):
+        bounded = claims.lag_bounds(stats.Estimate(1.0, 0.8, 1.25, 3), word, shares)
+        return pytest.approx((bounded.low, bounded.high))
+    # a understated: the ratio's top may be higher; b understated: its bottom may be lower. Overstated: the mirror.
+    assert ends("understates", [0.5, 1.0]) == (0.8, 2.5)
+    assert ends("understates", [1.0, 0.5]) == (0.4, 1.25)
+    assert ends("overstates", [0.5, 0.8]) == (0.4, 1.5625)
+    assert ends("understates", [0.5]) == (0.8, 2.5)
+
+
+def test_a_lag_bounded_in_proportion_that_moves_either_way_is_a_registry_error_naming_the_claim():
+    with pytest.raises(claims.RegistryError, match="x-2.*bounded in proportion.*not either"):
+        _paced_registry(0.9, {**PROPORTIONAL, "moves": "either"})
+
+
 def test_a_pace_without_a_stated_lag_direction_is_a_registry_error_naming_the_claim():
     with pytest.raises(claims.RegistryError, match="x-2.*lag does not state it"):
         _one_part_registry("dvupdate", _paced_registry(0.9)["claims"][0]["parts"][0])
