@@ -420,9 +420,10 @@ def lag_bounds(est: stats.Estimate, word: str, shares: Sequence[float]) -> stats
     if word not in ("understates", "overstates"):
         raise ValueError(f"a lag bounded in proportion needs a way it moves, not {word!r}")
     a, b = (list(shares) + [1.0])[:2]
-    # Understated: a* in [a, a/s_a], b* in [b, b/s_b], so a*/b* in [r s_b, r/s_a]; overstated, the mirror.
-    low, high = (est.low * b, est.high / a) if word == "understates" else (est.low * a, est.high / b)
-    return stats.Estimate(est.value, low, high, est.n)
+    # Understated: a* in [a, a/s_a], b* in [b, b/s_b], so a*/b* in [r s_b, r/s_a]; overstated, the mirror. A side
+    # that did no work bounds nothing.
+    grows, shrinks = (a, b) if word == "understates" else (b, a)
+    return stats.Estimate(est.value, est.low * shrinks, est.high / grows if grows > 0 else math.inf, est.n)
 
 
 def could_produce(verdict: str, expect: dict, est: stats.Estimate, moves: str | None) -> bool:

@@ -412,6 +412,7 @@ def test_a_lag_bound_moves_each_end_by_its_side():
     assert ends("understates", [1.0, 0.5]) == (0.4, 1.25)
     assert ends("overstates", [0.5, 0.8]) == (0.4, 1.5625)
     assert ends("understates", [0.5]) == (0.8, 2.5)
+    assert ends("understates", [0.0, 0.0]) == (0.0, math.inf)
 
 
 def test_a_lag_bounded_in_proportion_that_moves_either_way_is_a_registry_error_naming_the_claim():
