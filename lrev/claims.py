@@ -286,7 +286,7 @@ def validate(registry: dict) -> None:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': the lag of '{part['quantity']}' is bounded "
                                     f"in proportion, which needs the way it moves (understates or overstates), not "
                                     f"either")
-            if "pace" in part and part["quantity"] not in registry.get("lag", {}):
+            if "pace" in part and lag is None:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': a pace needs the way a lagging side moves "
                                     f"'{part['quantity']}', and the registry's lag does not state it")
             if part["quantity"] not in quantities:
@@ -416,9 +416,8 @@ def lag_bounds(est: stats.Estimate, word: str, shares: Sequence[float]) -> stats
     moved it: a side that reached a share s of its asked rate did s of the work, and a quantity that is a fixed part
     plus a part per unit of work lies between its measured value and that value ÷ s at the asked rate (above it if
     it ``understates``, below if it ``overstates``). ``shares`` are each side's least share (a, then b; 1 where it
-    kept its rate); a ratio's end moves by its sides' factors, each toward where that side's lag moved it."""
-    if word not in ("understates", "overstates"):
-        raise ValueError(f"a lag bounded in proportion needs a way it moves, not {word!r}")
+    kept its rate); a ratio's end moves by its sides' factors, each toward where that side's lag moved it. ``word`` is
+    ``understates`` or ``overstates`` (validate() refuses a bound on ``either``)."""
     a, b = (list(shares) + [1.0])[:2]
     # Understated: a* in [a, a/s_a], b* in [b, b/s_b], so a*/b* in [r s_b, r/s_a]; overstated, the mirror. A side
     # that did no work bounds nothing.
