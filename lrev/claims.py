@@ -414,9 +414,9 @@ def lag_word(entry: str | dict | None) -> str:
 def lag_bounds(est: stats.Estimate, word: str, shares: Sequence[float]) -> stats.Estimate:
     """The interval ``est`` of a side a alone, or of a ÷ b, widened by what a lag bounded in proportion could have
     moved it: a side that reached a share s of its asked rate did s of the work, and a quantity that is a fixed part
-    plus a part per unit of work lies between its measured value and that value ÷ s at the asked rate (above it if
-    it ``understates``, below if it ``overstates``). ``shares`` are each side's least share (a, then b; 1 where it
-    kept its rate); a ratio's end moves by its sides' factors, each toward where that side's lag moved it. ``word`` is
+    plus a part per unit of work lies, at the asked rate, between its measured value and that value ÷ s if it
+    ``understates``, or that value × s if it ``overstates``. ``shares`` are each side's least share (a, then b; 1
+    where it kept its rate); a ratio's end moves by its sides' factors, each toward where that side's lag moved it. ``word`` is
     ``understates`` or ``overstates`` (validate() refuses a bound on ``either``)."""
     a, b = (list(shares) + [1.0])[:2]
     # Understated: a* in [a, a/s_a], b* in [b, b/s_b], so a*/b* in [r s_b, r/s_a]; overstated, the mirror. A side
