@@ -162,6 +162,20 @@ def backlog_grew(summary: Mapping[str, float], min_backlog: int = 10, backlog_sh
     return summary["backlog_growth"] > max(min_backlog, backlog_share * requests)
 
 
+def step_seconds(rate: float, step_s: float, min_requests: int) -> float:
+    """The length of an open-loop step at ``rate`` (requests/s): ``step_s``, or as long as it takes to offer
+    ``min_requests`` requests where that is longer. A p99 of fewer than 100 requests is their slowest one, and the
+    first step's p99 is the yardstick of every later step (:func:`saturation_search`): at the lowest rate a short
+    step would hold a handful of requests, and its maximum would set where the search stops."""
+    if not (rate > 0 and math.isfinite(rate)):
+        raise ValueError(f"rate must be finite and > 0, got {rate}")
+    if not step_s > 0:
+        raise ValueError(f"step_s must be > 0, got {step_s}")
+    if not (isinstance(min_requests, int) and min_requests >= 1):
+        raise ValueError(f"min_requests must be an int >= 1, got {min_requests}")
+    return max(float(step_s), min_requests / rate)
+
+
 def failed_steps(steps: pd.DataFrame, rate: str = "rate") -> pd.DataFrame:
     """The steps of a :func:`saturation_search` that went over the limit (p99, backlog or both), lowest ``rate``
     first."""

@@ -42,6 +42,10 @@ def test_every_contender_ran_alone_in_its_jvms_after_passing_the_gate(join_run):
         assert gate["hits"].sum() > 0
         steps = pd.read_parquet(out / "steps.parquet")
         assert (steps["p99_ns"] > 0).all() and (steps["completed"] > 0).all()
+        # Each step lasted its configured length, or long enough to offer its fewest requests.
+        least = [load.step_seconds(rate, join["load"]["step_s"], join["load"]["min_requests"])
+                 for rate in steps["offered_rps"]]
+        assert (steps["duration_ns"] >= pd.Series(least, index=steps.index) * 1e9 * 0.99).all()
         # The load ran pinned as configured, and its capacity estimate counted the server's CPUs alone.
         pin = join["load"]["pin"]
         assert set(saturation["generator_cpus"]) == {",".join(map(str, pin["generator"]))}

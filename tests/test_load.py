@@ -1,6 +1,7 @@
 """Open-loop load analysis: reading the engine's interval logs, and the saturation search."""
 from __future__ import annotations
 
+import math
 import os
 
 import pandas as pd
@@ -197,3 +198,19 @@ def test_pinning_gives_taskset_lists_and_counts_the_servers_cpus():
     assert load.server_cpus(pin) == 1
     assert load.pinning(None, "x.pin") is None
     assert load.server_cpus(None) == len(os.sched_getaffinity(0))
+
+
+def test_a_step_at_a_low_rate_lasts_until_it_has_offered_its_fewest_requests():
+    # 7.5 req/s for 0.8 s offers 6 requests, so its p99 would be the slowest of six: it runs 100 / 7.5 s instead.
+    assert load.step_seconds(7.5, 0.8, 100) == pytest.approx(100 / 7.5)
+    # At a rate that offers them within step_s the step keeps its length.
+    assert load.step_seconds(1000.0, 0.8, 100) == 0.8
+    assert load.step_seconds(125.0, 0.8, 100) == 0.8
+
+
+@pytest.mark.parametrize("args, named", [((0.0, 0.8, 100), "rate"), ((math.inf, 0.8, 100), "rate"),
+                                         ((10.0, 0.0, 100), "step_s"), ((10.0, 0.8, 0), "min_requests"),
+                                         ((10.0, 0.8, 2.5), "min_requests")])
+def test_a_step_length_from_bad_arguments_is_refused_naming_them(args, named):
+    with pytest.raises(ValueError, match=named):
+        load.step_seconds(*args)

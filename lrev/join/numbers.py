@@ -23,7 +23,7 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"{c['acl_domain']:,}, {c['queries']} queries; top {p['top_n']}; {p['directory']} directory; "
             f"{p['workers']} workers; {pin_text(load['pin'])}; warm-up iterations of {w['iteration_ms']} ms "
             f"({w['min_warmup']}-{w['max_warmup']}, CV {w['stable_cv']:g}), {w['measure_iterations']} measured; "
-            f"load steps of {load['step_s']:g} s at "
+            f"load steps of {load['step_s']:g} s (at least {load['min_requests']} requests) at "
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
             f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, {load['refine']} bisection steps; "
             f"profiled step of {p['profile']['seconds']:g} s, JFR every {p['profile']['period_ms']} ms; cold runs of {cold['seconds']:g} s at "
@@ -294,7 +294,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     gate = summary.gated(data)
     return {
         "meta": {"rounds": p["rounds"], "workers": p["workers"], "top_n": p["top_n"], "directory": p["directory"],
-                 "step_s": f"{p['load']['step_s']:g}", "p99_factor": f"{p['load']['p99_factor']:g}",
+                 "step_s": f"{p['load']['step_s']:g}", "min_requests": p["load"]["min_requests"],
+                 "p99_factor": f"{p['load']['p99_factor']:g}",
                  "backlog": p["load"]["backlog"], "refine": p["load"]["refine"],
                  "fractions": ", ".join(f"{f:g}" for f in p["load"]["fractions"]),
                  "queries_gated": int(gate["queries"].max()) if len(gate) else 0,

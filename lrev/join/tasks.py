@@ -52,7 +52,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
 
         def step(rate: float) -> dict[str, float]:
             i = len(intervals)
-            rows, summary = bench.open_loop(top_n, rate, join["workers"], plan["step_s"], seed * 100 + i,
+            seconds = load.step_seconds(rate, plan["step_s"], plan["min_requests"])
+            rows, summary = bench.open_loop(top_n, rate, join["workers"], seconds, seed * 100 + i,
                                             Path(out) / f"step-{i}.hlog")
             intervals.append(rows.rename(columns={"phase": "part"}).assign(step=i))
             return summary
