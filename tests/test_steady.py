@@ -2,6 +2,9 @@
 noise like this machine's, are classified as Barrett et al. classify them."""
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -123,6 +126,15 @@ def test_mark_reads_each_fork_alone_and_the_warm_up_rows_first_whatever_their_or
     kept, series = steady.mark(frame, SERIES, POLICY)
     assert dict(zip(series["fork"], series["steady"])) == {"f0": "warm-up", "f1": "flat"}
     assert len(kept) == 2 * (N - 12)
+
+
+def test_a_series_that_timed_nothing_has_no_jit_share_and_warns_nothing():
+    rng = np.random.default_rng(7)
+    frame = _fork(np.exp(_noise(rng)), 10).assign(nanos=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning would print the module's path into a notebook's output
+        _, series = steady.mark(frame, SERIES, POLICY)
+    assert math.isnan(series.iloc[0]["jit_share"])
 
 
 def test_a_policy_outside_its_range_is_refused_naming_its_key():
