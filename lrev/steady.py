@@ -187,8 +187,8 @@ def mark(frame: pd.DataFrame, series: Series, policy: Policy) -> tuple[pd.DataFr
         if keep.empty:  # the steady segment lies in the warm-up and the measured rows left it: keep them, unsteady
             keep, found = group[is_measured], Steady("no steady state", found.start, found.changepoints)
         # A share of no time is undefined (a window that timed nothing): NaN, and no warning in a notebook's output.
-        spent = float(keep[series.time].sum())
-        jit = float(keep["jit_ms"].sum()) * 1e6 / spent if "jit_ms" in keep and spent > 0 else math.nan
+        spent = float(keep[series.time].sum()) if "jit_ms" in keep else 0.0
+        jit = float(keep["jit_ms"].sum()) * 1e6 / spent if spent > 0 else math.nan
         kept.append(keep.assign(stable=int(found.kind != "no steady state"), steady=found.kind, steady_jit=jit))
         rows.append({**dict(zip(keys, key)), "steady": found.kind, "start": found.start, "length": len(group),
                      "measured": len(keep), "jit_share": jit})
