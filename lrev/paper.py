@@ -217,14 +217,15 @@ def matrix(claims: dict[str, Any]) -> dict[str, Any]:
             r = judged[(c["id"], version)]
             leaning = r.get("leaning")
             grown = (r.get("extrapolated") or {}).get("verdict")
-            # Untestable where no size ladder can reach the mechanism (its registry entry says why).
-            scale = next((p.get("scale") for p in r.get("parts", []) if p.get("verdict") == "untestable"), None)
+            # Untestable where no size ladder can reach the mechanism of one of its untestable parts (its registry
+            # entry says why): a ladder for another part cannot decide the cell while that part stays untestable.
+            unladderable = r["verdict"] == "untestable" and any(
+                (p.get("scale") or {}).get("unladderable") for p in r.get("parts", []) if p.get("verdict") == "untestable")
             cells.append({"version": version, "verdict": r["verdict"], "leaning": leaning,
                           "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else ""),
                           "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None,
                           "extrapolated_checked": bool((r.get("extrapolated") or {}).get("checked")),
-                          "unladderable": bool(r["verdict"] == "untestable" and scale
-                                               and scale.get("unladderable"))})
+                          "unladderable": unladderable})
         rows.append({"claim": c["id"], "kind": c["kind"], "cells": cells})
     # Verdicts at the seeds' sizes sit beside the measured ones and are counted apart from them.
     return {"versions": versions, "rows": rows,

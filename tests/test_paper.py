@@ -139,6 +139,26 @@ def test_claim_rows_print_every_interval_with_its_n_and_the_aa_check(fixture_cla
         "(reindex reached 13% of its asked rate, under the 90% required)")
 
 
+def test_a_cell_is_unladderable_when_any_untestable_part_is(fixture_claims):
+    row = next(r for r in fixture_claims["verdicts"] if (r["claim"], r["version"]) == ("c-1", "9.12.3"))
+    ceiling = {**SCALE_MISSED, "unladderable": "residency is a step function of the index"}
+    laddered = {**_part("untestable", leaning="fails"), "scale": SCALE_MISSED}
+
+    def cell():
+        grid = {(r["claim"], c["version"]): c for r in paper.matrix(fixture_claims)["rows"] for c in r["cells"]}
+        return grid[("c-1", "9.12.3")]["unladderable"]
+
+    assert not cell()
+    # The first untestable part has a ladder, the second none: no ladder decides the cell.
+    row["parts"] = [laddered, {**laddered, "scale": ceiling}]
+    assert cell()
+    # A part that was judged does not mark the cell, nor a cell that is not untestable.
+    row["parts"] = [laddered, {**_part("holds"), "scale": ceiling}]
+    assert not cell()
+    row.update(verdict="inconclusive", parts=[{**_part("untestable"), "scale": ceiling}])
+    assert not cell()
+
+
 def test_a_verdict_kept_although_a_side_lagged_says_so(fixture_claims):
     row = next(r for r in fixture_claims["verdicts"] if (r["claim"], r["version"]) == ("c-2", "7.7.3"))
     row["parts"][0]["pace"] = {**PACE_MISSED, "moves": "up", "kept": True}
