@@ -18,7 +18,8 @@ moderated as below) into a verdict. In this order, the first that applies:
   quantity, condition, version and rounds) shows a bias: it differs from 1 beyond chance, its p among the study's
   A/As adjusted for their number (:func:`family_p`), and its estimate lies beyond the registry's ``aa_tolerance``
   either way, so two JVMs of one contender differ by more than the claim may;
-- ``unconverged``: more than a third of a side's forks show no steady state in the series the part reads (a
+- ``unconverged``: more than a third of the forks of a side the part compares (not the A/A beside it, which tests
+  for bias only: its forks' steadiness is shown and withholds nothing) show no steady state in the series it reads (a
   changepoint analysis of each fork's iterations, probes or reopens, :mod:`lrev.steady`; the value of a fork that
   settled is read from its final steady segment), and those forks could have produced the verdict: read at the least
   and at the most of its series, each in every combination, some give another (a verdict they all give is kept,
@@ -837,6 +838,10 @@ class _Judge:
             sides.append((aa_names[0], where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"))
         steadiness = self.steadiness(quantity, *sides)
+        if steadiness is not None:
+            # Settled or not, the A/A tests for bias only: its forks' steadiness is shown, and withholds nothing
+            # the part's own sides settled for.
+            steadiness["converged"] = all(_settled(*steadiness["unsteady"][c]) for c, _, _ in timed)
         converged = steadiness is None or steadiness["converged"]
         pace = self.pace(part, timed) if "pace" in part else None
         if pace is not None:

@@ -175,6 +175,20 @@ def test_one_unsteady_fork_of_five_is_carried_by_the_interval_and_withholds_noth
     assert part["verdict"] == "holds" and part["steadiness"]["unsteady"]["FST50"] == [1, 5]
 
 
+def test_an_aa_whose_forks_never_settled_withholds_nothing_its_sides_settled_for():
+    # Three of five A/A forks show no steady state and wander far; FST50 and default settled. The A/A tests for bias
+    # only, so the ratio is judged, and the A/A's count is shown beside it.
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={study.AA: [0, 1, 0, 1, 0]})
+    part = _row(_registry(), results)["parts"][0]
+    assert part["verdict"] == "holds" and part["converged"] is True
+    assert part["steadiness"]["unsteady"][study.AA] == [3, 5]
+    # A compared side that never settled still withholds.
+    results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
+                       stable={study.AA: [0, 1, 0, 1, 0], "default": [0, 0, 1, 1, 1]})
+    assert _row(_registry(), results)["verdict"] == "unconverged"
+
+
 def test_a_cell_whose_every_fork_lacks_a_steady_state_is_unconverged_with_the_count():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
                        stable={"FST50": [0] * 5})
