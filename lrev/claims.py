@@ -699,21 +699,23 @@ class _Judge:
         lowest = float(rows[size.column].min())
         return {**needs, "lowest": lowest, "kept": lowest >= needs["at_least"]}
 
-    def steadiness(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> dict | None:
+    def steadiness(self, quantity: Quantity, *sides: tuple[str, dict, str],
+                   shown: tuple[tuple[str, dict, str], ...] = ()) -> dict | None:
         """Whether the part's series settled: per side, its forks and those whose series shows no steady state
         (:mod:`lrev.steady`); ``converged`` unless more than :data:`lrev.steady.UNSTEADY_SHARE` of a side's forks
-        show none; ``jit_share``, the most the JIT took of a side's steady segments (a covariate). None for a
-        quantity that reads no series."""
+        show none; ``jit_share``, the most the JIT took of a side's steady segments (a covariate). The ``shown``
+        sides are counted but not judged: the A/A beside a part tests for bias only. None for a quantity that reads
+        no series."""
         if not quantity.converges:
             return None
         unsteady, jit = {}, 0.0
-        for contender, where, version in sides:
+        for contender, where, version in (*sides, *shown):
             rows = self.samples(quantity, contender, where, version)
             forks = rows.groupby(["round", "fork"])["stable"].min()
             unsteady[contender] = [int((forks == 0).sum()), int(forks.size)]
             if "steady_jit" in rows:
                 jit = max(jit, float(rows.groupby(["round", "fork"])["steady_jit"].first().max()))
-        converged = all(_settled(*kn) for kn in unsteady.values())
+        converged = all(_settled(*unsteady[c]) for c, _, _ in sides)
         return {"converged": converged, "unsteady": unsteady, "jit_share": jit}
 
     def converged(self, quantity: Quantity, *sides: tuple[str, dict, str]) -> bool:
@@ -834,14 +836,8 @@ class _Judge:
         tolerance = self.aa_tolerance
         bias = aa is not None and biased(aa, tolerance, aa_p, self.confidence)
         timed = list(sides)
-        if aa is not None:
-            sides.append((aa_names[0], where_a, version_b))
         leaning = judge(est, expect["direction"], expect["value"], expect.get("band"))
-        steadiness = self.steadiness(quantity, *sides)
-        if steadiness is not None:
-            # Settled or not, the A/A tests for bias only: its forks' steadiness is shown, and withholds nothing
-            # the part's own sides settled for.
-            steadiness["converged"] = all(_settled(*steadiness["unsteady"][c]) for c, _, _ in timed)
+        steadiness = self.steadiness(quantity, *timed, shown=() if aa is None else ((aa_names[0], where_a, version_b),))
         converged = steadiness is None or steadiness["converged"]
         pace = self.pace(part, timed) if "pace" in part else None
         if pace is not None:

@@ -219,8 +219,9 @@ def matrix(claims: dict[str, Any]) -> dict[str, Any]:
             grown = (r.get("extrapolated") or {}).get("verdict")
             # Untestable where no size ladder can reach the mechanism of one of its untestable parts (its registry
             # entry says why): a ladder for another part cannot decide the cell while that part stays untestable.
-            unladderable = r["verdict"] == "untestable" and any(
-                (p.get("scale") or {}).get("unladderable") for p in r.get("parts", []) if p.get("verdict") == "untestable")
+            unladderable = r["verdict"] == "untestable" and any((p.get("scale") or {}).get("unladderable")
+                                                                for p in r.get("parts", [])
+                                                                if p.get("verdict") == "untestable")
             cells.append({"version": version, "verdict": r["verdict"], "leaning": leaning,
                           "mark": MARKS[r["verdict"]] + (LEANING_MARKS[leaning] if leaning else ""),
                           "extrapolated": grown, "extrapolated_mark": MARKS[grown] if grown else None,
