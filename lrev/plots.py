@@ -180,7 +180,15 @@ def log_y(ax: plt.Axes) -> None:
     """Log y axis labelled with plain numbers (1, 2, 5, 10), not 10^0 notation."""
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: plain(y)))
-    ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: minor_label(ax, y)))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: minor_label(ax.get_ylim(), y)))
+
+
+def log_x(ax: plt.Axes) -> None:
+    """Log x axis labelled with compact numbers (20k, 1M), its minor ticks as :func:`minor_label` picks them.
+    matplotlib's own labels (3×10^0 beside 4×10^0 under a decade) print over one another in a narrow panel."""
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: compact(x)))
+    ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: minor_label(ax.get_xlim(), x, compact)))
 
 
 def keep_in_view(ax: plt.Axes, values, fold: float, spans: float) -> None:
@@ -202,19 +210,20 @@ def keep_in_view(ax: plt.Axes, values, fold: float, spans: float) -> None:
     ax.set_ylim(max(now[0], bounds[0]), min(now[1], bounds[1]))
 
 
-def minor_label(ax: plt.Axes, y: float) -> str:
+def minor_label(limits: tuple[float, float], v: float, show=None) -> str:
     """A log axis' minor tick label, as few as still read: over two decades none (the decades' own labels read,
     more would collide in a small panel); over one, 2× and 5× the decade; under a decade 2×, 3× and 5×, or every
     minor tick where fewer than two such ticks or decades are in view (one number alone does not give the scale)."""
-    low, high = sorted(ax.get_ylim())
-    if y <= 0 or low <= 0 or high / low > 100:
+    show = show or plain
+    low, high = sorted(limits)
+    if v <= 0 or low <= 0 or high / low > 100:
         return ""
-    lead = round(y / 10 ** math.floor(math.log10(y)))
+    lead = round(v / 10 ** math.floor(math.log10(v)))
     if high / low >= 10:
-        return plain(y) if lead in (2, 5) else ""
+        return show(v) if lead in (2, 5) else ""
     anchors = [k * 10.0 ** e for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
                for k in (1, 2, 3, 5)]
-    return plain(y) if lead in (2, 3, 5) or sum(low <= a <= high for a in anchors) < 2 else ""
+    return show(v) if lead in (2, 3, 5) or sum(low <= a <= high for a in anchors) < 2 else ""
 
 
 def plain(y: float) -> str:

@@ -64,7 +64,9 @@ def latency_figure(data: JoinResults) -> plt.Figure:
                         last = passed.iloc[-1]
                         ax.scatter([last["offered_rps"]], [last[metric]], marker="o", s=24, facecolor="none",
                                    edgecolor=palette[contender])
-            ax.set(xscale="log", yscale="log", ylabel=f"{metric.split('_')[0]} latency (ms)" if j == 0 else "")
+            plots.log_x(ax)
+            plots.log_y(ax)
+            ax.set(ylabel=f"{metric.split('_')[0]} latency (ms)" if j == 0 else "")
             if i == 0:
                 ax.set_title(f"Lucene {version}")
     fig.supxlabel("offered rate (requests/s)")  # once: repeated under each narrow panel, it would overrun the next
@@ -109,7 +111,8 @@ def cold_figure(data: JoinResults) -> plt.Figure:
         for (run, _), group in mine.groupby(["run", "round"]):
             group = group[group["completed"] > 0].sort_values("t_s")
             ax.plot(group["t_s"], group["p99_ms"], lw=0.9, alpha=0.8, color=palette[run], label=run)
-        ax.set(yscale="log", title=f"{contender}, Lucene {version}")
+        plots.log_y(ax)
+        ax.set(title=f"{contender}, Lucene {version}")
     fig.supxlabel("seconds after reopening")
     fig.supylabel("p99 per interval (ms)")
     plots.legend_above(fig, plots.entries(axes))
@@ -171,7 +174,9 @@ def sweep_figure(data: JoinResults) -> plt.Figure:
     ax = axes[0][0]
     sns.lineplot(rows, x="join_keys", y="service_ms", hue="contender", style="version", marker="o",
                  errorbar=("ci", 95), ax=ax)
-    ax.set(xscale="log", yscale="log", xlabel="unique join values", ylabel="service time (ms, one thread)")
+    plots.log_x(ax)
+    plots.log_y(ax)
+    ax.set(xlabel="unique join values", ylabel="service time (ms, one thread)")
     ax.legend(frameon=False)
     return fig
 
@@ -202,7 +207,9 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
         value, low, high = np.array([(e.value, e.low, e.high) for e in means]).T
         ax.errorbar(docs, value, yerr=[value - low, high - value], ls="none", marker="D", ms=4, capsize=3,
                     color="black", label="mean, 95% CI")
-        ax.set(xscale="log", yscale="log", title=f"Lucene {version}", xlabel="documents in the index",
+        plots.log_x(ax)
+        plots.log_y(ax)
+        ax.set(title=f"Lucene {version}", xlabel="documents in the index",
                ylabel="break-even (queries per update)")
     plots.legend_above(fig, plots.entries(axes))
     return fig
