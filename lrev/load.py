@@ -35,6 +35,8 @@ BELOW_FIRST = "below the first rate"
 PASS = ""
 """``stop_reason`` of a step that stayed under the limit and was not the last."""
 NO_MORE_STEPS = "no more steps"
+OVERTURNED = " (passed when repeated)"
+"""Appended to the ``stop_reason`` of a step over the limit whose rate then passed when run again."""
 
 
 def percentile_column(p: float) -> str:
@@ -177,15 +179,17 @@ def step_seconds(rate: float, step_s: float, min_requests: int) -> float:
 
 
 def failed_steps(steps: pd.DataFrame, rate: str = "rate") -> pd.DataFrame:
-    """The steps of a :func:`saturation_search` that went over the limit (p99, backlog or both), lowest ``rate``
-    first."""
-    return steps[~steps["stop_reason"].isin(["", NO_MORE_STEPS])].sort_values(rate)
+    """The steps of a :func:`saturation_search` that went over the limit (p99, backlog or both) at a rate that no
+    repeat overturned, lowest ``rate`` first (in the order they ran within a rate)."""
+    over = ~steps["stop_reason"].isin(["", NO_MORE_STEPS]) & ~steps["stop_reason"].str.endswith(OVERTURNED)
+    return steps[over].sort_values(rate, kind="stable")
 
 
 def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Sequence[float] | None = None, *,
                       start: float | None = None, factor: float | None = None, k: float = 3.0,
                       max_steps: int = 12, min_backlog: int = 10,
-                      backlog_share: float = 0.01, refine: int = 0, extend: bool = False) -> Saturation:
+                      backlog_share: float = 0.01, refine: int = 0, extend: bool = False,
+                      confirm: int = 0) -> Saturation:
     """Runs ``step(rate)`` (the summary of one open-loop step: at least ``p99_ns`` and
     ``backlog_growth``) at increasing rates, either ``rates`` or ``start * factor**i``, at most
     ``max_steps`` of them, and stops at the first step whose p99 exceeds ``k`` times the first step's
@@ -199,10 +203,15 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
     rate that passed and the lowest that did not: the saturation rate of a ladder of rates is only as
     fine as its rungs, and forks of one contender would otherwise differ by a whole rung.
 
+    A step over the limit is run again at its rate, up to ``confirm`` more times, and the rate fails only when
+    every run of it does: a server saturated at a rate fails it each time, while a compilation or a collection
+    that fell in one step of under a second fails it once. The runs a repeat overturned keep their reasons, with
+    :data:`OVERTURNED` appended.
+
     The steps frame has a ``step`` and a ``rate`` column, then the summary's keys, then
     ``stop_reason``: empty for steps that passed; "p99", "backlog" or "p99, backlog" for a step over the
-    limit (the last of the ladder, and any bisection step that failed); "no more steps" on the last row
-    of a ladder that never saturated."""
+    limit (the last of the ladder, and any bisection step that failed), with :data:`OVERTURNED` appended where
+    a repeat of its rate passed; "no more steps" on the last row of a ladder that never saturated."""
     if not k > 1:
         raise ValueError(f"k must be > 1 (a multiple of the low-load p99), got {k}")
     if not (isinstance(max_steps, int) and max_steps >= 1):
@@ -211,10 +220,12 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
 
     if not (isinstance(refine, int) and refine >= 0):
         raise ValueError(f"refine must be an int >= 0, got {refine}")
+    if not (isinstance(confirm, int) and confirm >= 0):
+        raise ValueError(f"confirm must be an int >= 0, got {confirm}")
     rows: list[dict] = []
     reference = None
 
-    def run(rate: float) -> str:
+    def once(rate: float) -> str:
         nonlocal reference
         summary = dict(step(rate))
         if reference is None:
@@ -229,18 +240,32 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
         rows.append({"step": len(rows), "rate": float(rate), **summary, "stop_reason": ", ".join(reasons)})
         return rows[-1]["stop_reason"]
 
+    def run(rate: float) -> str:
+        first = len(rows)
+        reason = once(rate)
+        for _ in range(confirm):
+            if not reason:
+                break
+            reason = once(rate)
+        if not reason:
+            for row in rows[first:-1]:
+                row["stop_reason"] += OVERTURNED
+        return reason
+
     if extend and rates is not None and len(schedule) >= 2:
         growth = schedule[-1] / schedule[-2]
         schedule += [schedule[-1] * growth ** i for i in range(1, max_steps - len(schedule) + 1)]
+    tried: list[float] = []
     for rate in schedule:
+        tried.append(rate)
         if run(rate):
             break
     else:
         rows[-1]["stop_reason"] = NO_MORE_STEPS
         return Saturation(None, NOT_REACHED, pd.DataFrame(rows))
-    if len(rows) == 1:
+    if len(tried) == 1:
         return Saturation(None, BELOW_FIRST, pd.DataFrame(rows))
-    passed, failed = rows[-2]["rate"], rows[-1]["rate"]
+    passed, failed = tried[-2], tried[-1]
     for _ in range(refine):
         middle = math.sqrt(passed * failed)
         if run(middle):

@@ -21,6 +21,7 @@ from lrev.join import layout
     ({"join": {"load": {"fractions": [0.8, 0.4]}}}, "rates must increase"),
     ({"join": {"load": {"p99_factor": 1}}}, "join.load.p99_factor"),
     ({"join": {"load": {"min_requests": 0}}}, "join.load.min_requests"),
+    ({"join": {"load": {"confirm": -1}}}, "join.load.confirm"),
     ({"join": {"directory": "ram"}}, "join.directory"),
     ({"join": {"corpus": {"acl_domain": 5}}}, "join.corpus.acl_domain"),
     ({"join": {"warmup": {"min_warmup": 5, "max_warmup": 2}}}, "join.warmup.max_warmup"),

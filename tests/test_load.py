@@ -150,6 +150,48 @@ def test_both_reasons_are_named_when_both_hold():
     assert result.steps["stop_reason"].iloc[-1] == "p99, backlog" and result.rate == 100
 
 
+class _HiccupServer(_FakeServer):
+    """A :class:`_FakeServer` whose first step at each rate in ``hiccups`` has a backlog, as a compilation that
+    fell in that step would leave."""
+
+    def __init__(self, capacity: float, hiccups: set[float]):
+        super().__init__(capacity)
+        self.hiccups = set(hiccups)
+
+    def __call__(self, rate: float) -> dict:
+        summary = super().__call__(rate)
+        if rate in self.hiccups:
+            self.hiccups.discard(rate)
+            summary["backlog_growth"] += 500
+        return summary
+
+
+def test_a_failed_step_whose_repeat_passes_does_not_stop_the_search():
+    server = _HiccupServer(capacity=700, hiccups={400})
+    result = load.saturation_search(server, [100, 400, 1_600], refine=1, confirm=1)
+    assert server.rates == [100, 400, 400, 1_600, 1_600, 800, 800]
+    assert result.status == load.REACHED and result.rate == 400
+    assert list(result.steps["stop_reason"]) == ["", "backlog" + load.OVERTURNED, "", "backlog", "backlog",
+                                                 "backlog", "backlog"]
+    # The CPU share past saturation is read at the lowest rate that failed every time.
+    assert list(load.failed_steps(result.steps)["rate"]) == [800, 800, 1_600, 1_600]
+    assert list(load.failed_steps(result.steps)["step"]) == [5, 6, 3, 4]
+
+
+def test_without_confirm_one_hiccup_stops_the_search():
+    result = load.saturation_search(_HiccupServer(capacity=700, hiccups={400}), [100, 400, 1_600], confirm=0)
+    assert result.rate == 100 and list(result.steps["stop_reason"]) == ["", "backlog"]
+
+
+def test_a_first_rate_that_fails_every_repeat_is_below_the_first_rate():
+    server = _FakeServer(capacity=50)
+    result = load.saturation_search(server, [100, 200], confirm=2)
+    assert server.rates == [100, 100, 100]
+    assert result.status == load.BELOW_FIRST and result.rate is None
+    overturned = load.saturation_search(_HiccupServer(capacity=150, hiccups={100}), [100, 200], confirm=1)
+    assert overturned.status == load.REACHED and overturned.rate == 100
+
+
 def test_max_steps_cuts_a_list_of_rates():
     server = _FakeServer(capacity=1e9)
     result = load.saturation_search(server, [1, 2, 3, 4], max_steps=2)
@@ -167,6 +209,8 @@ def test_max_steps_cuts_a_list_of_rates():
     ({"start": 10, "factor": 1}, "factor"),
     ({"rates": [100], "max_steps": 0}, "max_steps"),
     ({"rates": [100], "refine": -1}, "refine"),
+    ({"rates": [100], "confirm": -1}, "confirm"),
+    ({"rates": [100], "confirm": 1.5}, "confirm"),
 ])
 def test_bad_arguments_are_refused_naming_them(kwargs, named):
     server = _FakeServer(capacity=1e9)

@@ -258,18 +258,19 @@ def test_a_join_fork_is_charged_its_loops_at_the_target_scale():
                 "warmup": {"iteration_ms": 500, "min_warmup": 3, "max_warmup": 40, "measure_iterations": 3,
                            "stable_cv": 0.1},
                 "load": {**config.load({"scale": "paper"}).study("join")["load"], "fractions": [0.1, 0.5, 1.0, 2.0],
-                         "refine": 2, "step_s": 5, "warmup_step_s": 1, "closed_s": 4},
+                         "refine": 2, "confirm": 1, "step_s": 5, "warmup_step_s": 1, "closed_s": 4},
                 "profile": {"seconds": 3},
                 "cold": {"contenders": {"4.10.4": ["solr-join"]}, "fraction": 0.5, "interval_ms": 250, "seconds": 8,
                          "runs": [{"directory": "mmap", "workers": 4}, {"directory": "nio", "workers": 50}]},
                 "updates": {"blocks": 10, "measure_s": 15, "per_reopen": 5,
                             "warmup": {"min_s": 10, "max_s": 40, "probe_ms": 1000}}}
-    # The closed loop's 3 + 3 iterations of 0.5 s, one warm-up step, the ladder to capacity (0.1, 0.5, 1.0) and
-    # two bisections of 5 s each, the profiled step, and the closed loop on the load's workers.
-    assert hook.configured(settings, "4.10.4_block") == 3 + 1 + 5 * 5 + 3 + 4
+    # The closed loop's 3 + 3 iterations of 0.5 s, one warm-up step, the ladder to capacity (0.1, 0.5, 1.0), two
+    # bisections and a repeat of the first failing rung and of each bisection, of 5 s each, the profiled step, and
+    # the closed loop on the load's workers.
+    assert hook.configured(settings, "4.10.4_block") == 3 + 1 + 8 * 5 + 3 + 4
     # The cold runs come on top, for the contenders the version has them for.
-    assert hook.configured(settings, "4.10.4_solr-join") == 36 + 2 * 8
-    assert hook.configured(settings, "9.12.3_solr-join") == 36
+    assert hook.configured(settings, "4.10.4_solr-join") == 51 + 2 * 8
+    assert hook.configured(settings, "9.12.3_solr-join") == 51
     # A sweep fork runs the closed loop only; an update fork its least warm-up and its measured time.
     assert hook.configured(settings, "10.6.0_scan_share-10") == 3
     assert hook.configured(settings, "10.6.0_update-child") == 25

@@ -59,7 +59,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
             return summary
 
         search = load.saturation_search(step, [f * capacity for f in plan["fractions"]], k=plan["p99_factor"],
-                                        min_backlog=plan["backlog"], refine=plan["refine"], extend=True)
+                                        min_backlog=plan["backlog"], refine=plan["refine"], extend=True,
+                                        confirm=plan["confirm"])
         steps = search.steps.rename(columns={"rate": "offered_rps"})
         # The highest rate that passed (the first rate when none did, the last when none failed).
         passed = steps[steps["stop_reason"] == ""]["offered_rps"]
