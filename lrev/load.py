@@ -8,7 +8,8 @@ minus start). Percentiles come from the ``hdrhistogram`` package, never from our
 Saturation: an open-loop server keeps up with an offered rate as long as its queue does not grow;
 past that, latency is the queue's and grows with the run's length. A step is therefore over the
 limit when its backlog grew or when its p99 exceeds ``k`` times the p99 of the first (low-load)
-step; the saturation rate is the highest offered rate below the first step over the limit.
+step; the saturation rate is the highest offered rate below the first rate over the limit (in every run of
+it, where a failed step is repeated).
 """
 from __future__ import annotations
 
@@ -192,8 +193,8 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
                       confirm: int = 0) -> Saturation:
     """Runs ``step(rate)`` (the summary of one open-loop step: at least ``p99_ns`` and
     ``backlog_growth``) at increasing rates, either ``rates`` or ``start * factor**i``, at most
-    ``max_steps`` of them, and stops at the first step whose p99 exceeds ``k`` times the first step's
-    or whose backlog grew (:func:`backlog_grew`).
+    ``max_steps`` rates (repeats not counted), and stops at the first rate over the limit: its p99 exceeds ``k``
+    times the first rate's or its backlog grew (:func:`backlog_grew`).
 
     With ``extend``, a list of ``rates`` whose last step still passed goes on at the ratio of its last two rungs,
     up to ``max_steps`` steps in all: a ladder placed by an estimate of the capacity runs out below a server that
@@ -205,8 +206,10 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
 
     A step over the limit is run again at its rate, up to ``confirm`` more times, and the rate fails only when
     every run of it does: a server saturated at a rate fails it each time, while a compilation or a collection
-    that fell in one step of under a second fails it once. The runs a repeat overturned keep their reasons, with
-    :data:`OVERTURNED` appended.
+    that fell in one short step fails it once. A rate at the edge of the capacity then passes if any of its runs
+    does, which raises every contender's saturation rate a little; ratios of them pair forks that searched alike.
+    The runs a repeat overturned keep their reasons, with :data:`OVERTURNED` appended. The p99 yardstick is the
+    first rate's run that passed (its last run), so a stall that a repeat overturned does not set it.
 
     The steps frame has a ``step`` and a ``rate`` column, then the summary's keys, then
     ``stop_reason``: empty for steps that passed; "p99", "backlog" or "p99, backlog" for a step over the
@@ -228,7 +231,7 @@ def saturation_search(step: Callable[[float], Mapping[str, float]], rates: Seque
     def once(rate: float) -> str:
         nonlocal reference
         summary = dict(step(rate))
-        if reference is None:
+        if len(tried) == 1:
             reference = summary["p99_ns"]
             if not reference > 0:
                 raise ValueError(f"the first step (rate {rate}) has p99_ns={reference}: no low-load latency to scale")

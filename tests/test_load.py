@@ -154,15 +154,17 @@ class _HiccupServer(_FakeServer):
     """A :class:`_FakeServer` whose first step at each rate in ``hiccups`` has a backlog, as a compilation that
     fell in that step would leave."""
 
-    def __init__(self, capacity: float, hiccups: set[float]):
-        super().__init__(capacity)
+    def __init__(self, capacity: float, hiccups: set[float], knee: float = float("inf"), stall_p99: float = 1):
+        super().__init__(capacity, knee)
         self.hiccups = set(hiccups)
+        self.stall_p99 = stall_p99
 
     def __call__(self, rate: float) -> dict:
         summary = super().__call__(rate)
         if rate in self.hiccups:
             self.hiccups.discard(rate)
             summary["backlog_growth"] += 500
+            summary["p99_ns"] *= self.stall_p99
         return summary
 
 
@@ -176,6 +178,16 @@ def test_a_failed_step_whose_repeat_passes_does_not_stop_the_search():
     # The CPU share past saturation is read at the lowest rate that failed every time.
     assert list(load.failed_steps(result.steps)["rate"]) == [800, 800, 1_600, 1_600]
     assert list(load.failed_steps(result.steps)["step"]) == [5, 6, 3, 4]
+
+
+def test_the_p99_yardstick_is_the_first_rate_s_run_that_passed():
+    # A stall at the first rate: a backlog, and a p99 a hundred times the server's. Were it the yardstick, the
+    # knee at 400 would never fail on p99.
+    server = _HiccupServer(capacity=1e9, hiccups={100}, knee=400, stall_p99=100)
+    result = load.saturation_search(server, [100, 200, 400, 800, 1_600], k=3, confirm=1)
+    assert server.rates == [100, 100, 200, 400, 800, 800]
+    assert result.rate == 400 and list(result.steps["stop_reason"]) == ["backlog" + load.OVERTURNED, "", "", "",
+                                                                         "p99", "p99"]
 
 
 def test_without_confirm_one_hiccup_stops_the_search():

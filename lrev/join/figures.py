@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-from lrev import growth, plots
+from lrev import growth, load, plots
 from lrev.config import version_key
 from lrev.join import layout, summary
 from lrev.join.summary import JoinResults
@@ -56,7 +56,9 @@ def latency_figure(data: JoinResults) -> plt.Figure:
             ax = axes[i][j]
             for contender, group in mine.groupby("contender", sort=False):
                 for _, fork_steps in group.groupby("fork"):
-                    fork_steps = fork_steps.sort_values("offered_rps")
+                    # A run that a repeat of its rate overturned is not a point of the curve.
+                    kept = ~fork_steps["stop_reason"].str.endswith(load.OVERTURNED)
+                    fork_steps = fork_steps[kept].sort_values("offered_rps", kind="stable")
                     ax.plot(fork_steps["offered_rps"], fork_steps[metric], marker=".", lw=0.8, alpha=0.8,
                             color=palette[contender], label=contender)
                     passed = fork_steps[fork_steps["passed"] == 1]

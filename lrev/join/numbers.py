@@ -25,8 +25,9 @@ def parameters_text(p: dict[str, Any]) -> str:
             f"({w['min_warmup']}-{w['max_warmup']}, CV {w['stable_cv']:g}), {w['measure_iterations']} measured; "
             f"load steps of {load['step_s']:g} s (at least {load['min_requests']} requests) at "
             f"{', '.join(f'{f:g}' for f in load['fractions'])} x the capacity estimate, p99 limit "
-            f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, a failed step repeated {load['confirm']} "
-            f"{'time' if load['confirm'] == 1 else 'times'}, {load['refine']} bisection steps; "
+            f"{load['p99_factor']:g}x, backlog limit {load['backlog']}, a failed step repeated up to "
+            f"{load.get('confirm', 0)} {'time' if load.get('confirm', 0) == 1 else 'times'}, {load['refine']} "
+            f"bisection steps; "
             f"profiled step of {p['profile']['seconds']:g} s, JFR every {p['profile']['period_ms']} ms; cold runs of {cold['seconds']:g} s at "
             f"{cold['fraction']:g} x the saturation rate for "
             f"{'; '.join(f'{v}: ' + ', '.join(cold['contenders'][v]) for v in sorted(cold['contenders'], key=version_key))} ({runs}); sweep on "
@@ -297,7 +298,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
         "meta": {"rounds": p["rounds"], "workers": p["workers"], "top_n": p["top_n"], "directory": p["directory"],
                  "step_s": f"{p['load']['step_s']:g}", "min_requests": p["load"]["min_requests"],
                  "p99_factor": f"{p['load']['p99_factor']:g}",
-                 "backlog": p["load"]["backlog"], "refine": p["load"]["refine"], "confirm": p["load"]["confirm"],
+                 "backlog": p["load"]["backlog"], "refine": p["load"]["refine"],
+                 "confirm": p["load"].get("confirm", 0),
                  "fractions": ", ".join(f"{f:g}" for f in p["load"]["fractions"]),
                  "queries_gated": int(gate["queries"].max()) if len(gate) else 0,
                  "gate_rows": len(data.gate) + len(data.sweep_gate) + len(data.ladder_gate), "steps": len(data.steps),

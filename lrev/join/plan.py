@@ -36,8 +36,8 @@ def configured(settings: dict[str, Any], fork: str) -> float:
     """The seconds a fork's config sets its loops to run, each warm-up at its least (as :mod:`lrev.join.tasks` runs
     them): an update fork's probes for ``updates.warmup.min_s`` and ``updates.measure_s``; a sweep fork's closed
     loop; a load fork's closed loop, one open-loop warm-up step, the saturation search's steps up to the capacity
-    that service time implies (the rate at which it expects the first failure), its ``refine`` steps and their
-    repeats (as if each failed), the
+    that service time implies (the rate at which it expects the first failure), its ``refine`` steps, the
+    ``confirm`` repeats of the first failing rate and of each bisection (as if each failed), the
     profiled step and, where the contender has them on the version, the cold runs."""
     version, contender, corpus = layout.parse_job(fork)
     if contender in layout.UPDATE_DESIGNS:

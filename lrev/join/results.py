@@ -7,10 +7,10 @@
     steps.parquet       the saturation search: one row per open-loop step (offered rate, achieved rate,
                         latency percentiles from the intended send time, CPU share, backlog growth, verdict,
                         jit_ms and gc_ms over its duration_ns, ``quiet`` = the JIT compiled for at most
-                        lrev.warmup.JIT_QUIET_SHARE of it)
+                        lrev.warmup.JIT_QUIET_SHARE of it, ``overturned`` = a repeat of its rate passed)
     intervals.parquet   each step's per-second intervals (the timelines)
     saturation.parquet  one row per fork: the saturation rate, the first step's latency, the CPU share at the
-                        first step that failed, the closed-loop service time, ``closed_rps`` (the most the
+                        lowest rate whose every run failed, the closed-loop service time, ``closed_rps`` (the most the
                         same workers completed in a closed loop after the search, and ``closed_jit_ms``),
                         ``stable`` (the closed loop converged and every step was quiet; the loaders read it
                         from the closed loop's series instead, lrev.steady), and the shares of the profiled

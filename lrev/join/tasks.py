@@ -62,7 +62,7 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
                                         min_backlog=plan["backlog"], refine=plan["refine"], extend=True,
                                         confirm=plan["confirm"])
         steps = search.steps.rename(columns={"rate": "offered_rps"})
-        # The highest rate that passed (the first rate when none did, the last when none failed).
+        # The highest rate that passed (the first rate when none did).
         passed = steps[steps["stop_reason"] == ""]["offered_rps"]
         hot_rate = float(passed.max()) if len(passed) else float(steps["offered_rps"].min())
         frames = profile(bench, top_n, hot_rate, join, seed, Path(out))
@@ -71,10 +71,12 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         ordinal_map_ms = bench.ordinal_map_ms()
     steps = steps.assign(workers=join["workers"], passed=lambda s: (s["stop_reason"] == "").astype(int),
                          fraction=lambda s: s["offered_rps"] / capacity,
-                         quiet=lambda s: (s["jit_ms"] * NS_PER_MS <= JIT_QUIET_SHARE * s["duration_ns"]).astype(int))
+                         quiet=lambda s: (s["jit_ms"] * NS_PER_MS <= JIT_QUIET_SHARE * s["duration_ns"]).astype(int),
+                         overturned=lambda s: s["stop_reason"].str.endswith(load.OVERTURNED).astype(int))
     # The CPU share just past saturation: at the lowest rate that failed.
     stopped = load.failed_steps(steps, "offered_rps")
-    first = steps.iloc[0]
+    # The low-load step: the first rate's last run, the one that passed where a repeat overturned a stall.
+    first = steps[steps["offered_rps"] == steps["offered_rps"].iloc[0]].iloc[-1]
     marks = frames[frames["kind"] == "mark"].set_index("name")
     saturation = pd.DataFrame([{
         "workers": join["workers"], "outcome": search.status,
@@ -86,7 +88,8 @@ def measure(root: str, version: str, round: int, contender: str, out: str,
         "closed_rps": closed_max["throughput_rps"], "closed_jit_ms": closed_max["jit_ms"],
         "generator_cpus": pin.generator if pin else "", "server_cpus": pin.server if pin else "",
         # A saturation rate found while the JIT was still compiling is flagged as an unconverged warm-up is.
-        "stable": int(closed["stable"].iloc[0] and steps["quiet"].all()), "ordinal_map_ms": ordinal_map_ms,
+        "stable": int(closed["stable"].iloc[0] and steps.loc[steps["overturned"] == 0, "quiet"].all()),
+        "ordinal_map_ms": ordinal_map_ms,
         "open_warmup_steps": len(open_warmup), "open_warmup_jit_share": open_warmup[-1],
         "open_warmup_quiet": int(open_warmup[-1] <= JIT_QUIET_SHARE),
         "profiled_rps": hot_rate, "profile_samples": int(frames["total"].iloc[0]) if len(frames) else 0,
