@@ -24,3 +24,16 @@ def test_the_ladder_prints_legibly_whatever_span_its_break_even_has(monkeypatch,
     data = SimpleNamespace(manifests={"m": {"parameters": {}}},
                            ladder=pd.DataFrame({"version": ["9.12.3", "10.6.0"]}))
     assert_legible(figures.ladder_figure(data), "join_ladder")
+
+
+def test_a_ladder_with_no_positive_break_even_is_drawn_and_says_why(monkeypatch):
+    # A smoke run's ladder where block join's updates were not dearer at any size: every break-even NaN, which a log
+    # axis cannot show (matplotlib raised "Data cannot be log-scaled" when the figure was drawn).
+    docs = [20_000, 60_000, 200_000]
+    saved = pd.DataFrame(1.0, index=[0, 1], columns=docs)
+    extra = pd.DataFrame(-1.0, index=[0, 1], columns=docs)
+    monkeypatch.setattr(summary, "ladder_sides", lambda data, p, version: (extra, saved))
+    data = SimpleNamespace(manifests={"m": {"parameters": {}}}, ladder=pd.DataFrame({"version": ["10.6.0"]}))
+    fig = figures.ladder_figure(data)
+    assert any("no break-even" in t.get_text() for t in fig.axes[0].texts)
+    assert_legible(fig, "join_ladder")

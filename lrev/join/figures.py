@@ -209,8 +209,14 @@ def ladder_figure(data: JoinResults) -> plt.Figure:
         value, low, high = np.array([(e.value, e.low, e.high) for e in means]).T
         ax.errorbar(docs, value, yerr=[value - low, high - value], ls="none", marker="D", ms=4, capsize=3,
                     color="black", label="mean, 95% CI")
-        plots.log_x(ax)
-        plots.log_y(ax)
+        if not (costs.to_numpy(dtype=float) > 0).any():
+            # No size had both sides positive (a smoke run's few requests can): nothing to draw on a log axis.
+            ax.text(0.5, 0.5, plots.wrap(f"no break-even: {summary.NOT_POSITIVE}", ax), transform=ax.transAxes,
+                    ha="center", va="center", fontsize=plots.SMALL)
+            ax.set(xticks=[], yticks=[])
+        else:
+            plots.log_x(ax)
+            plots.log_y(ax)
         ax.set(title=f"Lucene {version}", xlabel="documents in the index",
                ylabel="break-even (queries per update)")
     plots.legend_above(fig, plots.entries(axes))
