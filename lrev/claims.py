@@ -54,6 +54,12 @@ degrees of freedom. A hypervariable cell keeps its own (:func:`lrev.stats.hyperv
 only where a simulation at its own spreads, taken as true, keeps the coverage near the nominal level overall and
 in its noisiest tenth (:func:`group_prior`); the claims file's ``priors`` records each group's fit and check.
 
+A part whose mechanism needs a size the run cannot build (``needs``) is judged a second time at that size, from a
+size ladder (``grows``; :mod:`lrev.growth`'s models), and marked extrapolated: the same rules, on the prediction's
+interval, withheld where the ladder's own check finds the model does not describe it. A model that can only
+understate the quantity there (``grows.bias``: the walk model) keeps only a verdict that any larger value would give
+too; otherwise that extrapolation is ``untestable``, leaning the way its interval does.
+
 A multi-part claim holds only if every part holds and fails if any part fails;
 otherwise it takes the first withheld verdict among its parts (in the order above), else
 inconclusive. A version that should be judged but lacks a
@@ -156,9 +162,18 @@ _PART = {
         # of the condition that the results hold for every side, each placed at the study quantity ``size`` of side a
         # there. That verdict is marked extrapolated and sits beside the measured one; ``why`` names the seed's size.
         # ``rungs``, a regular expression, keeps the values of ``over`` it matches in full: a condition that holds
-        # other values than the ladder's (another kind of corpus at one of the ladder's sizes).
+        # other values than the ladder's (another kind of corpus at one of the ladder's sizes). Under the walk model,
+        # ``walk`` names the study quantity (same condition) that gives side a's growth per unit of ``size`` in each
+        # round's fork at the ladder's top rung, and ``bias`` says which way the model is wrong if it is: ``low``, it
+        # can only understate the ratio at ``at`` (a walk that gets dearer per step as the segment outgrows the
+        # caches), so only a verdict that a larger ratio would keep is kept (lrev.growth).
         "grows": {"type": "object", "required": ["over", "size", "at", "why"], "additionalProperties": False,
                   "properties": {"over": {"type": "string"}, "size": {"type": "string"},
+                                 "walk": {"type": "string"},
+                                 "bias": {"type": "object", "required": ["direction", "why"],
+                                          "additionalProperties": False,
+                                          "properties": {"direction": {"enum": ["low"]},
+                                                         "why": {"type": "string", "minLength": 1}}},
                                  "rungs": {"type": "string", "minLength": 1},
                                  "at": {"type": "number", "exclusiveMinimum": 0},
                                  "model": {"enum": list(growth.MODELS)},
@@ -272,6 +287,10 @@ def validate(registry: dict) -> None:
             if part.get("grows", {}).get("model") in growth.SIDED and "b" not in part:
                 raise RegistryError(f"claim {cid}, part '{part['label']}': the {part['grows']['model']} model fits a "
                                     f"ratio's two sides, and the part has no b")
+            if (part.get("grows", {}).get("model") == "walk") != ("walk" in part.get("grows", {})) or \
+                    ("walk" in part.get("grows", {})) != ("bias" in part.get("grows", {})):
+                raise RegistryError(f"claim {cid}, part '{part['label']}': the walk model, and only it, names its walk "
+                                    f"quantity (grows.walk) and which way it may be wrong (grows.bias)")
             if "rungs" in part.get("grows", {}):
                 try:
                     re.compile(part["grows"]["rungs"])
@@ -930,7 +949,14 @@ class _Judge:
                                "points": growth.points(table, model, self.confidence), "verdict": None}
         if table.shape[1] < 2:
             return {**out, "reason": f"one size measured ({over} {', '.join(map(str, rungs.values())) or 'none'})"}
-        if model in growth.SIDED:
+        if model == "walk":
+            top = max(values)
+            walked = self.walked(part, grows["walk"], a, {**where_a, over: rungs[top]}, version_a)
+            if walked.empty:
+                return {**out, "reason": f"no {grows['walk']} of {a} at {over} {rungs[top]} (results from before the "
+                                         f"study measured it)"}
+            fit = growth.fit_walk(table, sided[top][0], sided[top][1], walked, grows["at"], self.confidence)
+        elif model in growth.SIDED:
             # Each side's value where the ratio has one, so that both lines rest on the rounds the ratio keeps.
             a_side, b_side = (pd.DataFrame({d: s[i].where(values[d].notna()) for d, s in sided.items()})
                               for i in (0, 1))
@@ -946,6 +972,13 @@ class _Judge:
                                      "no longer holds"}
         expect = part["expect"]
         leaning = judge(fit.prediction, expect["direction"], expect["value"], expect.get("band"))
+        if "bias" in grows and leaning in ("holds", "fails") and \
+                judge(stats.Estimate(fit.prediction.value, fit.prediction.low, math.inf, fit.prediction.n),
+                      expect["direction"], expect["value"], expect.get("band")) != leaning:
+            # A model that can only understate the ratio decides only what any larger ratio would decide too.
+            return {**out, "verdict": "untestable", "leaning": leaning,
+                    "reason": f"the model can only understate the ratio here ({grows['bias']['why']}), and a larger "
+                              f"one could turn this verdict"}
         moved = moves - {None}
         paced = not could_produce(leaning, expect, fit.prediction,
                                   None if not moved else moved.pop() if len(moved) == 1 else "either")
@@ -957,6 +990,18 @@ class _Judge:
             unchecked = ("two sizes: a line fits any two points, so nothing checks it" if len(fit.sizes) == 2 else
                          "fewer than two rounds measured every size, so nothing checks the line")
         return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None, "reason": unchecked}
+
+    def walked(self, part: dict, name: str, contender: str, where: dict, version: str) -> pd.Series:
+        """Per round, the study quantity ``name`` (a walk model's growth of side a per unit of size) of ``contender``
+        where ``where`` holds: the mean of the round's fork, NaN-free; empty where none was measured."""
+        walk = self.study.QUANTITIES.get(name)
+        if walk is None or set(walk.condition) != set(where):
+            raise RegistryError(f"claim {self.claim['id']}, part '{part['label']}': grows.walk must name a quantity "
+                                f"of the study with the part's condition; got '{name}'")
+        rows = select(getattr(self.results, walk.table), version=version, contender=contender, **where)
+        if rows.empty:
+            return pd.Series(dtype=float)
+        return pd.Series({r: float(np.mean(x)) for r, x in rounds.by_round(rows, walk.column).items()}).dropna()
 
     def answer(self, part: dict) -> dict:
         """The fastest contender by paired ratio vs the baseline, and whether it beats the runner-up; or, for

@@ -15,13 +15,20 @@ Models (``MODELS``):
   both walk what grows with the index, each with a fixed part: the ratio rises from the fixed parts' ratio towards
   the slopes', a curve that neither line above describes. Each round's two lines give its pair of values at the
   target; the ratio of their means has Fieller's interval (:func:`fieller`), paired by round.
+- ``walk``: a ratio a ÷ b whose side a walks the segment from its start on every read, at a cost per read that the
+  study measures directly against the docID (its ``walk`` quantity: how much a's cost per request grows per unit of
+  size, in each round's fork, at the ladder's top size), while side b reads in constant time (:func:`fit_walk`).
+  Each round's ratio at size S is (a + w (S - top)) ÷ b from its own a, b and w at the top size, so the
+  prediction rests on the mechanism's slope, measured over thousands of reads, and not on the ladder's few noisy
+  ratios; the ladder's other sizes check it. Interval: Student-t over the rounds' log predictions.
 
 Lack of fit: each round's quadratic coefficient (in the model's coordinates) measures how its points bend
 away from a line; the fit describes the ladder unless the t interval of that coefficient over rounds excludes
-zero (under ``ratio-linear``, on either side, each at the fit's confidence: a false alarm only withholds the verdict,
-a missed bend would judge a wrong curve, so the check keeps its power and true lines are withheld up to twice the
-nominal rate). With three rounds it is weak: "describes" means no evidence of a bend, not evidence of a line. Two
-sizes fit any line exactly, so with two the fit cannot be checked, and :class:`Fit` says so.
+zero (under ``ratio-linear``, on either side, each at the fit's confidence; under ``walk``, the t interval of the
+rounds' relative miss 1 - predicted ÷ measured ratio at each size below the top one: a false alarm only withholds
+the verdict, a missed bend would judge a wrong curve, so the check keeps its power and true lines are withheld up to
+twice the nominal rate). With three rounds it is weak: "describes" means no evidence of a bend, not evidence of a
+line. Two sizes fit any line exactly, so with two the fit cannot be checked, and :class:`Fit` says so.
 """
 from __future__ import annotations
 
@@ -34,9 +41,9 @@ import scipy.stats
 
 from lrev import stats
 
-MODELS = ("loglog", "linear", "ratio-linear")
-#: The models fitted to a ratio's two sides, not to the ratio (:func:`fit_ratio`).
-SIDED = ("ratio-linear",)
+MODELS = ("loglog", "linear", "ratio-linear", "walk")
+#: The models fitted to a ratio's two sides, not to the ratio (:func:`fit_ratio`, :func:`fit_walk`).
+SIDED = ("ratio-linear", "walk")
 
 
 class GrowthError(ValueError):
@@ -50,17 +57,18 @@ class Fit:
     model: str
     sizes: tuple[float, ...]
     target: float
-    #: The value at ``target`` (geometric mean over rounds under loglog, arithmetic under linear, the ratio of the
-    #: sides' means under ratio-linear), with its interval.
+    #: The value at ``target`` (geometric mean over rounds under loglog and walk, arithmetic under linear, the ratio
+    #: of the sides' means under ratio-linear), with its interval.
     prediction: stats.Estimate
     #: d log value / d log size under loglog, d value / d size under linear; under ratio-linear, d log ratio / d log
     #: size at ``target`` (how fast the ratio still grows there, 0 once both sides are proportional to size), NaN
-    #: where a round's side is not positive there.
+    #: where a round's side is not positive there; under walk, w ÷ b, the ratio's growth per unit of size.
     slope: stats.Estimate
     #: The rounds' quadratic coefficient over the ladder's span scaled to [0, 1]: one, or one per side under
-    #: ratio-linear; empty with two sizes.
+    #: ratio-linear; empty with two sizes. Under walk, the rounds' relative miss at each size below the top one.
     curvature: tuple[stats.Estimate, ...]
-    #: Each round's (slope, intercept) in the model's coordinates, side a's then side b's under ratio-linear.
+    #: Each round's (slope, intercept) in the model's coordinates, side a's then side b's under ratio-linear; under
+    #: walk, (w, a, b, top size).
     lines: tuple[tuple[float, ...], ...]
 
     @property
@@ -171,7 +179,7 @@ def fit(values: pd.DataFrame, target: float, model: str = "loglog",
     prediction over no rounds)."""
     _check(model)
     if model in SIDED:
-        raise GrowthError(f"the {model} model fits a ratio's two sides: fit_ratio, not fit")
+        raise GrowthError(f"the {model} model fits a ratio's two sides: fit_ratio or fit_walk, not fit")
     values = _checked(values, target)
     per_round = lines(values, model)
     return Fit(model, tuple(float(s) for s in values.columns), float(target), at(per_round, target, model, confidence),
@@ -203,12 +211,51 @@ def fit_ratio(a: pd.DataFrame, b: pd.DataFrame, target: float, confidence: float
                tuple(tuple(map(float, line)) for line in per_round))
 
 
+def fit_walk(values: pd.DataFrame, a: pd.Series, b: pd.Series, walk: pd.Series, target: float,
+             confidence: float = stats.CONFIDENCE) -> Fit:
+    """The walk model (module docstring): ``values`` the measured ratio (rows: rounds; columns: sizes), ``a`` and
+    ``b`` each round's sides at the top size, ``walk`` each round's growth of side a per unit of size there. A round
+    missing any of them is left out (measured ratios must be positive). ``slope`` is w ÷ b, the ratio's growth per
+    unit of size; ``curvature`` holds, for each size below the top, the rounds' relative miss there, 1 - predicted ÷
+    measured ratio."""
+    values = _checked(values, target)
+    top = float(values.columns.max())
+    rounds_ = [r for r in values.index
+               if all(r in x.index and np.isfinite(x[r]) for x in (a, b, walk))]
+    if not rounds_:
+        raise GrowthError("no round measured both sides and the walk at the ladder's top size")
+    w, a0, b0 = (np.array([float(x[r]) for r in rounds_]) for x in (walk, a, b))
+    if (a0 <= 0).any() or (b0 <= 0).any():
+        raise GrowthError("a walk fit needs positive values on both sides")
+    per_round = np.column_stack([w, a0, b0, np.full(len(rounds_), top)])
+    # The relative miss 1 - predicted / measured: zero where the model fits, defined where a prediction is not
+    # positive (a walk that overshoots the smaller sizes), where a log ratio is not.
+    misses = [1 - _walked(per_round, float(size)) / values.loc[rounds_, size].to_numpy(dtype=float)
+              for size in values.columns[:-1]]
+    # Rounding error set to zero, as in _curvature: an exact model misses by 1e-16; identical values straddle nothing.
+    residuals = tuple(mean(np.where(np.abs(m) < 1e-9, 0.0, m), confidence) for m in misses)
+    return Fit("walk", tuple(float(s) for s in values.columns), float(target),
+               at(per_round, target, "walk", confidence), mean(w / b0, confidence), residuals,
+               tuple(tuple(map(float, line)) for line in per_round))
+
+
+def _walked(per_round: np.ndarray, size: float) -> np.ndarray:
+    """Each round's ratio at ``size`` under the walk model, from its (w, a, b, top) line."""
+    w, a, b, top = per_round.T
+    return (a + w * (size - top)) / b
+
+
 def at(per_round: np.ndarray, size: float, model: str = "loglog",
        confidence: float = stats.CONFIDENCE) -> stats.Estimate:
     """The rounds' lines (:func:`lines`) at ``size``: their mean and its t interval, in value units (under loglog, a
     geometric mean); a ratio-linear fit's pairs of lines: :func:`fieller` of their values there. The interval holds
     if the model does: a bend too slight for the ladder to show grows with the distance to ``size`` and is not in
     it."""
+    if model == "walk":
+        walked = _walked(per_round, size)
+        if not (walked > 0).all():
+            return stats.Estimate(math.nan, math.nan, math.nan, len(walked))
+        return _level(np.log(walked), model, confidence)
     if model in SIDED:
         return fieller(*sides_at(per_round, size), confidence)
     return _level(per_round[:, 0] * forward(np.array([size]), model)[0] + per_round[:, 1], model, confidence)

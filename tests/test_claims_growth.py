@@ -274,3 +274,61 @@ def test_the_growth_figure_draws_a_ratio_linear_fit_on_a_log_scale():
     drawn = [line for line in ax.get_lines() if len(line.get_xdata()) == 32]
     assert ax.get_yscale() == "log" and [line.get_linestyle() for line in drawn] == ["-", "--"]
     assert drawn[-1].get_ydata()[-1] == pytest.approx(A_SIDE(SEED_DOCS) / B_SIDE(SEED_DOCS), rel=0.05)
+
+
+#: The walk model: FST50 costs 1 + 2e-6 × docs, default 0.5, whatever the size (as dvjump's export without and with
+#: jump tables); FST50's walk, 2e-6 per document, is measured apart at the top rung (the study's walk table).
+def walk_grows(**extra) -> dict:
+    return {"over": "corpus", "size": "docs", "at": SEED_DOCS, "why": "w", "model": "walk", "walk": "walk_ms_per_doc",
+            "bias": {"direction": "low", "why": "the walk gets dearer per step as the segment outgrows the caches"},
+            **extra}
+
+
+def walked(rounds=5, slope=2e-6) -> SimpleNamespace:
+    results = lookups(lambda d: (1 + 2e-6 * d) / 0.5, base=lambda d: 0.5, rounds=rounds)
+    forks = results.lookups[(results.lookups["contender"] == "FST50") & (results.lookups["corpus"] == "large")]
+    walk = forks[["version", "contender", "round", "fork", *WHERE]].assign(walk_ms_per_doc=slope)
+    return SimpleNamespace(lookups=results.lookups, walk=walk)
+
+
+@pytest.fixture
+def walking(monkeypatch):
+    sized = SimpleNamespace(BASELINE=study.BASELINE, AA=study.AA, PACE=None,
+                            QUANTITIES={**study.QUANTITIES, "docs": Quantity("lookups", "docs", study.CONDITION),
+                                        "walk_ms_per_doc": Quantity("walk", "walk_ms_per_doc", study.CONDITION)})
+    monkeypatch.setattr(claims.studies, "get", lambda name: sized)
+
+
+def test_walk_judges_the_ratio_at_the_seed_size_from_the_measured_walk(walking):
+    """The truth at 30M documents: (1 + 60) / 0.5 = 122; the top rung measures 6."""
+    row = verdict(registry(walk_grows(), value=100.0), walked())
+    grown = row["parts"][0]["extrapolated"]
+    assert grown["model"] == "walk" and grown["describes"] is True and grown["verdict"] == "holds"
+    assert grown["prediction"]["value"] == pytest.approx(122, rel=0.05)
+    assert row["extrapolated"] == {"verdict": "holds", "reason": None, "checked": True}
+
+
+def test_walk_keeps_only_what_a_larger_ratio_would_keep_since_it_can_only_understate(walking):
+    """Expected within [100, 150]: the prediction (122) lies inside, but a model that can only understate the ratio
+    cannot say it stays below 150."""
+    reg = registry(walk_grows())
+    reg["claims"][0]["parts"][0]["expect"] = {"direction": "approx", "value": 120.0, "band": [100.0, 150.0]}
+    grown = verdict(reg, walked())["parts"][0]["extrapolated"]
+    assert grown["verdict"] == "untestable" and grown["leaning"] == "holds"
+    assert grown["reason"].startswith("the model can only understate the ratio here (the walk gets dearer")
+    reg["claims"][0]["parts"][0]["expect"]["band"] = [5.0, 10.0]
+    assert verdict(reg, walked())["parts"][0]["extrapolated"]["verdict"] == "fails"
+
+
+def test_walk_on_results_without_a_measured_walk_says_so(walking):
+    results = walked()
+    grown = verdict(registry(walk_grows(), value=100.0),
+                    SimpleNamespace(lookups=results.lookups, walk=results.walk.iloc[:0]))["parts"][0]["extrapolated"]
+    assert grown["verdict"] is None and grown["reason"].startswith("no walk_ms_per_doc of FST50 at corpus large")
+
+
+@pytest.mark.parametrize("grows", [walk_grows(walk=None), walk_grows(bias=None), {**ratio_linear(), "walk": "w"}])
+def test_the_walk_model_and_only_it_names_its_walk_and_bias(grows):
+    grows = {k: v for k, v in grows.items() if v is not None}
+    with pytest.raises(claims.RegistryError, match="x-3, part 'FST50 / default': the walk model, and only it, names"):
+        registry(grows)

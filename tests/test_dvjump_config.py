@@ -12,6 +12,11 @@ from conftest import assert_config_error, assert_snakemake_refuses
     ({"dvjump": {"concurrent_workloads": ["combined", "sorting"]}}, "sorting"),
     ({"dvjump": {"docs": 5000, "buckets": [0, 4]}}, "dvjump.docs"),
     ({"dvjump": {"contenders": ["lucene6", "lucene7-index", "lucene11"]}}, "lucene11"),
+    # The walk's reads: of a workload that reads its hits one by one, and run; enough docIDs for a slope.
+    ({"dvjump": {"reads": {"workloads": ["facet"], "points": 8, "repeats": 3}}}, "dvjump.reads.workloads"),
+    ({"dvjump": {"workloads": ["facet", "export"], "reads": {"workloads": ["retrieve"], "points": 8, "repeats": 3}}},
+     "dvjump.reads.workloads"),
+    ({"dvjump": {"reads": {"workloads": ["export"], "points": 2, "repeats": 3}}}, "dvjump.reads.points"),
     # The size ladder: sizes that do not increase, or reach the full corpus, or cannot hold its buckets; workloads
     # and buckets the full corpus does not run; one size where the registry fits claims on the ladder.
     ({"dvjump": {"ladder": {"docs": [20000, 10000], "workloads": ["export"], "buckets": [2]}}}, "dvjump.ladder.docs"),

@@ -147,6 +147,36 @@ def test_positions_span_the_segment_for_every_field(data):
     assert (per == SETTINGS["positions"]["points"]).all()
 
 
+def test_reads_span_the_segment_for_every_workload_and_give_every_series_a_walk(data):
+    reads = data.reads
+    assert set(reads["workload"]) == set(SETTINGS["reads"]["workloads"])
+    assert (reads.groupby(["version", "round", "contender", "workload"])["doc"].nunique()
+            == SETTINGS["reads"]["points"]).all()
+    assert not reads["contender"].str.endswith(layout.AA_SUFFIX).any()
+    walked = data.walk.set_index(["version", "round", "contender", "workload", "bucket"]).index
+    full = data.latency[(data.latency["corpus"] == layout.FULL) & data.latency["workload"].isin(reads["workload"])
+                        & ~data.latency["contender"].str.endswith(layout.AA_SUFFIX)]
+    assert set(full.set_index(["version", "round", "contender", "workload", "bucket"]).index) == set(walked)
+    assert np.isfinite(data.walk["walk_ms_per_doc"]).all()
+
+
+def test_the_walk_is_the_read_slope_times_the_documents_a_request_reads_halved():
+    """One read costs 100 ns + 0.5 ns per docID; export reads its 400 hits, retrieve its top 20 of 5,000 (or its 8
+    hits): each document added to the segment moves their mean docID by half a document."""
+    reads = pd.DataFrame([{"version": "9.12.3", "round": 0, "fork": "lucene9", "contender": "lucene9", "workload": w,
+                           "doc": d, "nanos": 100 + 0.5 * d}
+                          for w in ("export", "retrieve") for d in range(0, 10_000, 1000)])
+    cell = {"version": "9.12.3", "round": 0, "fork": "lucene9", "contender": "lucene9", "corpus": "full", "threads": 1}
+    latency = pd.DataFrame([{**cell, "workload": "export", "bucket": -1, "hits": 400.0},
+                            {**cell, "workload": "retrieve", "bucket": 4, "hits": 5000.0},
+                            {**cell, "workload": "retrieve", "bucket": 0, "hits": 8.0},
+                            {**cell, "workload": "facet", "bucket": 4, "hits": 5000.0}])
+    walk = summary.walk(reads, latency, {"9.12.3": 20}).set_index(["workload", "bucket"])["walk_ms_per_doc"]
+    assert walk.to_dict() == pytest.approx({("export", -1): 0.5 * 400 / 2 / 1e6, ("retrieve", 4): 0.5 * 20 / 2 / 1e6,
+                                            ("retrieve", 0): 0.5 * 8 / 2 / 1e6})
+    assert summary.walk(reads.iloc[:0], latency, {"9.12.3": 20}).empty
+
+
 def test_only_search_time_jump_tables_cost_anything_at_first_access(data):
     built = data.cost.groupby("contender")["build_nanos"].max()
     assert built["search-time"] > 0

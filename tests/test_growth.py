@@ -208,7 +208,8 @@ def test_bad_ratio_ladders_name_what_is_wrong(a, b, message):
     (pd.DataFrame([[1.0, -2.0]], columns=[1e5, 1e6]), 1e7, "loglog", "positive sizes and values"),
     (pd.DataFrame([[1.0, 2.0]], columns=[1e5, 1e6]), 0, "loglog", "target size must be positive"),
     (pd.DataFrame([[1.0, 2.0]], columns=[1e5, 1e6]), 1e7, "cubic", "unknown growth model 'cubic'"),
-    (pd.DataFrame([[1.0, 2.0]], columns=[1e5, 1e6]), 1e7, "ratio-linear", "fit_ratio, not fit"),
+    (pd.DataFrame([[1.0, 2.0]], columns=[1e5, 1e6]), 1e7, "ratio-linear", "fit_ratio or fit_walk, not fit"),
+    (pd.DataFrame([[1.0, 2.0]], columns=[1e5, 1e6]), 1e7, "walk", "fit_ratio or fit_walk, not fit"),
 ])
 def test_bad_ladders_name_what_is_wrong(values, target, model, message):
     with pytest.raises(growth.GrowthError, match=message):
@@ -223,3 +224,77 @@ def test_a_band_is_numeric_with_nan_where_fiellers_interval_has_no_bounds():
     band = growth.band(lines, np.geomspace(3e3, 2.7e7, 32), "ratio-linear")
     assert all(band[c].dtype == float for c in band)
     assert band["high"].notna().any() and band["high"].isna().any()
+
+
+#: The walk model's world, as dvjump's export measures it: side a costs 1 ms per request plus 2e-6 ms per document of
+#: segment (its walk), side b 0.5 ms whatever the size; the ratio is 2.8 at 1M documents and 1,202 at 300M.
+WALK_A = lambda s: 1 + 2e-6 * s  # noqa: E731
+WALK_B = 0.5
+WALK_SLOPE = 2e-6
+
+
+def walk_round(rng, sd_walk, sd_side, sizes=SIZES):
+    """One round: its fork of side a walks at the true slope times a JVM factor (spread ``sd_walk``), which its
+    measured ratio at every size shares; each side's latency carries lognormal noise ``sd_side`` per size."""
+    jvm = math.exp(rng.normal(0, sd_walk))
+    a = np.array([(1 + WALK_SLOPE * jvm * s) * math.exp(rng.normal(0, sd_side)) for s in sizes])
+    b = np.array([WALK_B * math.exp(rng.normal(0, sd_side)) for _ in sizes])
+    walk = WALK_SLOPE * jvm * math.exp(rng.normal(0, sd_side))
+    return a / b, a[-1], b[-1], walk
+
+
+def walk_fit(rng, rounds, sd_walk=0.3, sd_side=0.1, target=3e8):
+    drawn = [walk_round(rng, sd_walk, sd_side) for _ in range(rounds)]
+    values = pd.DataFrame([d[0] for d in drawn], columns=SIZES)
+    a, b, walk = (pd.Series([d[i] for d in drawn]) for i in (1, 2, 3))
+    return growth.fit_walk(values, a, b, walk, target)
+
+
+def test_walk_recovers_the_ratio_from_the_top_rung_and_the_measured_slope():
+    values = pd.DataFrame([[WALK_A(s) / WALK_B for s in SIZES]] * 3, columns=SIZES)
+    top = pd.Series([WALK_A(SIZES[-1])] * 3)
+    fit = growth.fit_walk(values, top, pd.Series([WALK_B] * 3), pd.Series([WALK_SLOPE] * 3), 3e8)
+    assert fit.prediction.value == pytest.approx(WALK_A(3e8) / WALK_B)
+    assert fit.slope.value == pytest.approx(WALK_SLOPE / WALK_B)
+    assert fit.describes is True and len(fit.curvature) == 2
+    assert [len(line) for line in fit.lines] == [4] * 3
+    band = growth.band(np.array(fit.lines), np.array([1e6, 3e8]), "walk")
+    assert list(band["value"]) == pytest.approx([WALK_A(1e6) / WALK_B, WALK_A(3e8) / WALK_B])
+
+
+@pytest.mark.parametrize("rounds", [3, 5, 8])
+def test_walk_interval_keeps_its_coverage_at_the_rounds_a_run_has(rounds):
+    """At this machine's spread (the walk's slope differed by up to 2× between a default run's JVMs: 0.3 lognormal;
+    a latency 10%), extrapolated 300× past the ladder: the t interval of the rounds' log predictions covers the
+    true (geometric-mean) ratio in 95% of 1,000 runs, within binomial error (+-3 sd is +-2.1 points)."""
+    rng = np.random.default_rng(8374 + rounds)
+    # The truth: the median over JVMs of a round's ratio at 300M, from many rounds.
+    truth = math.exp(np.mean([math.log(growth._walked(np.array([[d[3], d[1], d[2], SIZES[-1]]]), 3e8)[0])
+                              for d in (walk_round(rng, 0.3, 0.1) for _ in range(100_000))]))
+    covered = [(f.prediction.low <= truth <= f.prediction.high) for f in (walk_fit(rng, rounds) for _ in range(1000))]
+    assert 0.929 <= np.mean(covered) <= 0.971
+
+
+def test_walk_check_catches_a_slope_the_ladder_does_not_show():
+    """The reads measure a walk three times the one the requests pay: at the smaller sizes the model predicts
+    ratios far below the measured ones, and the check says so."""
+    rng = np.random.default_rng(3)
+    drawn = [walk_round(rng, 0.05, 0.02) for _ in range(5)]
+    values = pd.DataFrame([d[0] for d in drawn], columns=SIZES)
+    a, b, walk = (pd.Series([d[i] for d in drawn]) for i in (1, 2, 3))
+    assert growth.fit_walk(values, a, b, walk, 3e8).describes is True
+    assert growth.fit_walk(values, a, b, 3 * walk, 3e8).describes is False
+
+
+@pytest.mark.parametrize("rounds", [3, 5])
+def test_walk_check_rejects_a_true_model_near_its_nominal_rate(rounds):
+    """Two sizes below the top, each tested at 95%: a true model is rejected in at most about 10% of runs."""
+    rng = np.random.default_rng(16418 + rounds)
+    rejected = np.mean([walk_fit(rng, rounds).describes is False for _ in range(400)])
+    assert rejected <= 0.13
+
+
+def test_walk_without_a_round_that_measured_everything_names_what_is_missing():
+    values = pd.DataFrame([[1.0, 2.0, 3.0]], columns=SIZES)
+    with pytest.raises(growth.GrowthError, match="no round measured both sides and the walk"):
+        growth.fit_walk(values, pd.Series([1.0]), pd.Series([1.0]), pd.Series([], dtype=float), 3e8)

@@ -63,5 +63,8 @@ class Bench(bridge.JavaHandle):
     def positions(self, field: str, points: int, repeats: int) -> pd.DataFrame:
         return bridge.frame(self._java.positions(field, points, repeats))
 
+    def reads(self, workload: str, points: int, repeats: int) -> pd.DataFrame:
+        return bridge.frame(self._java.reads(workload, points, repeats))
+
     def export_runs(self, term: str, runs: int) -> pd.DataFrame:
         return bridge.frame(self._java.exportRuns(term, runs))

@@ -2,7 +2,8 @@
 
     corpora/dvjump/<corpus>/                 docs.tsv, queries.tsv, manifest.json (corpus: full, docs-<n>)
     indexes/dvjump/<version>/<corpus>/<kind>/   one single-segment Lucene index + manifest.json
-    results/dvjump/<version>/                latency, warmup, answers, export, positions, cost .parquet, manifest.json
+    results/dvjump/<version>/                latency, warmup, answers, export, positions, reads, cost .parquet,
+                                             manifest.json
     results/dvjump/forks/round-<r>/<job>/    each fork's own output (one run covers every version): a contender on one
                                              corpus, named <contender> on the full one, <contender>_<corpus> on a rung
     figures/dvjump/                          <figure>.pdf / .png

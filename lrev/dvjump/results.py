@@ -9,6 +9,7 @@
     answers.parquet    each request's answer checksum (the correctness gate: identical across contenders)
     export.parquet     the seed's export test: runs 1..n, the first on evicted files (resident_before)
     positions.parquet  the cost of one read by docID position, per field
+    reads.parquet      the cost of reading one document as export or retrieve reads each hit, by docID position
     cost.parquet       what a contender's reader built on first access (search-time jump tables)
     manifest.json      provenance, and the sha256 of every table above
 """
@@ -23,7 +24,7 @@ from lrev import fork, manifest
 from lrev.dvjump import layout
 from lrev.io import read_json
 
-TABLES = ("latency", "warmup", "answers", "export", "positions", "cost")
+TABLES = ("latency", "warmup", "answers", "export", "positions", "reads", "cost")
 #: What the engine reports of each series' requests in an iteration.
 LATENCY_STATS = ("mean", "min", "q25", "median", "q75", "p95", "max")
 FILES = (*(f"{t}.parquet" for t in TABLES), "manifest.json")

@@ -19,6 +19,9 @@ QUANTITIES = {
     # The segment's documents: the size a claim's mechanism needs and its ladder is fitted on.
     "docs": Quantity("latency", "docs", CELL),
     "export_ms": Quantity("export", "latency_ms", ("run",)),
+    # How much a request's latency grows per document added to the segment (lrev.dvjump.summary.walk): the walk
+    # model's slope (claims/dvjump.yaml).
+    "walk_ms_per_doc": Quantity("walk", "walk_ms_per_doc", CELL),
 }
 
 
@@ -59,6 +62,10 @@ def check(dvjump: dict[str, Any]) -> None:
     if odd:
         raise ConfigError(f"config error at 'dvjump.positions.fields': not a DocValues field: {', '.join(odd)} "
                           f"(fields: {', '.join(layout.DV_FIELDS)})")
+    idle = [w for w in dvjump["reads"]["workloads"] if w not in dvjump["workloads"]]
+    if idle:
+        raise ConfigError(f"config error at 'dvjump.reads.workloads': {', '.join(idle)} not in workloads (a walk is "
+                          f"read beside the workload's requests)")
     if dvjump["min_warmup"] > dvjump["max_warmup"]:
         raise ConfigError(f"config error at 'dvjump.min_warmup': {dvjump['min_warmup']} exceeds max_warmup "
                           f"{dvjump['max_warmup']}")

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
+import scipy.stats
 
 from lrev import manifest, rounds, stats, steady
 from lrev.dvjump import layout
@@ -35,18 +37,53 @@ class DvjResults(manifest.Results):
     answers: pd.DataFrame
     export: pd.DataFrame
     positions: pd.DataFrame
+    reads: pd.DataFrame
     cost: pd.DataFrame
+    #: Per fork and series of a workload that reads its hits one by one: :func:`walk`.
+    walk: pd.DataFrame
 
 
 def load(results: str | Path, versions: Sequence[str]) -> DvjResults:
     """The results of ``versions``; of each series' measured iterations, those in its final steady segment, read
     from its warm-up and measured iterations in turn (:data:`SERIES`)."""
-    frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES)
+    # reads.parquet: results from before the study kept it read as empty (no walk to extrapolate by).
+    frames, manifests = manifest.load(Path(results) / STUDY, versions, TABLES, optional=("reads",))
     both = pd.concat([frames["warmup"].assign(phase="warmup"), frames["latency"].assign(phase="measure")],
                      ignore_index=True)
     marked, series = steady.mark_all({"latency": both}, SERIES, steady.policy(Path(results)))
     latency = marked["latency"].drop(columns="phase")[[*frames["latency"].columns, "steady", "steady_jit"]]
-    return DvjResults(**{**frames, "latency": latency}, manifests=manifests, series=series)
+    rows = {v: m["parameters"]["limits"]["rows"] for v, m in manifests.items()}
+    return DvjResults(**{**frames, "latency": latency}, walk=walk(frames["reads"], latency, rows), manifests=manifests,
+                      series=series)
+
+
+#: The documents a request of each workload in reads.parquet reads, from its mean hits and the run's limits.rows.
+READ_DOCS = {"export": lambda hits, rows: hits, "retrieve": lambda hits, rows: np.minimum(hits, rows)}
+WALK_KEYS = ["version", "round", "fork", "contender", "corpus", "workload", "bucket", "threads"]
+
+
+def walk(reads: pd.DataFrame, latency: pd.DataFrame, rows: dict[str, int]) -> pd.DataFrame:
+    """How much a request's latency grows per document added to the segment (``walk_ms_per_doc``, ms), per fork and
+    series of a workload whose reads reads.parquet measured on that fork's corpus (``rows``: each version's
+    ``limits.rows``). A fresh column reads a document at a fixed cost plus one per docID before it (Lucene 7 walks
+    its blocks from the segment's first): the Theil-Sen slope of the fork's read costs against the docID, robust to
+    a stray slow read. A request reads its hits' documents (export every hit, retrieve its top rows), which the
+    corpus recipe spreads over the docIDs at random, so a document added to the segment moves their mean docID by
+    half a document: the slope × documents read ÷ 2. Empty for results without reads.parquet."""
+    if reads.empty:
+        return pd.DataFrame(columns=[*WALK_KEYS, "walk_ms_per_doc"])
+    slopes = {key: scipy.stats.theilslopes(g["nanos"].to_numpy(float), g["doc"].to_numpy(float))[0]
+              for key, g in reads.groupby(["version", "round", "fork", "workload"], sort=True)}
+    series = latency[latency["workload"].isin(reads["workload"].unique())]
+    series = series.groupby(WALK_KEYS, as_index=False, sort=True)["hits"].mean()
+    out = []
+    for row in series.itertuples(index=False):
+        slope = slopes.get((row.version, row.round, row.fork, row.workload))
+        if slope is None:
+            continue  # a ladder rung's fork, or an A/A: no reads measured there
+        docs = READ_DOCS[row.workload](row.hits, rows[row.version])
+        out.append({**row._asdict(), "walk_ms_per_doc": slope * docs / 2 / 1e6})
+    return pd.DataFrame(out, columns=[*WALK_KEYS, "hits", "walk_ms_per_doc"]).drop(columns="hits")
 
 
 def converged_share(latency: pd.DataFrame) -> float:

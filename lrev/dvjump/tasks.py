@@ -39,13 +39,14 @@ def measure(root: str, version: str, round: int, contender: str, corpus: str,
             dvjump: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Everything one contender is measured on in ``corpus``, alone in this JVM: its requests (timed, then each
     answered once more for the correctness gate; a ladder corpus runs the ladder's workloads only) and what its
-    reader built on first access; on the full corpus, the cost of one read by docID position, then the seed's export
+    reader built on first access; on the full corpus, the cost of one read by docID position (per field, and per
+    document as each of ``reads.workloads`` reads it), then the seed's export
     test, its first run after the index's files were dropped from the page cache. The A/A contender only times
     requests."""
     root_ = Path(root)
     seed = int(dvjump["seed"]) * 1000 + round * 100 + zlib.crc32(contender.encode()) % 100
     out: dict[str, list[pd.DataFrame]] = {"latency": [], "warmup": [], "answers": [], "cost": [], "positions": [],
-                                          "export": []}
+                                          "reads": [], "export": []}
     bench_spec = spec(root_, contender, corpus, dvjump, seed)
     with engine.Bench(bench_spec) as bench:
         iterations = bench.latencies().assign(corpus=corpus)
@@ -58,6 +59,8 @@ def measure(root: str, version: str, round: int, contender: str, corpus: str,
             if corpus == layout.FULL:
                 points, repeats = dvjump["positions"]["points"], dvjump["positions"]["repeats"]
                 out["positions"].extend(bench.positions(f, points, repeats) for f in dvjump["positions"]["fields"])
+                reads = dvjump["reads"]
+                out["reads"].extend(bench.reads(w, reads["points"], reads["repeats"]) for w in reads["workloads"])
     if corpus == layout.FULL and not contender.endswith(layout.AA_SUFFIX):
         out["export"].append(_export_cold(bench_spec, dvjump["export_runs"]))
     return {name: pd.concat(parts, ignore_index=True) for name, parts in out.items() if parts}

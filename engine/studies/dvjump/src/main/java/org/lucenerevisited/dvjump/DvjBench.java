@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -13,6 +14,7 @@ import java.util.function.LongSupplier;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.store.Directory;
+import org.lucenerevisited.engine.harness.Digest;
 import org.lucenerevisited.engine.harness.InterleavedRunner;
 import org.lucenerevisited.engine.harness.Progress;
 import org.lucenerevisited.engine.harness.Table;
@@ -348,6 +350,51 @@ public final class DvjBench implements Closeable {
       }
       Arrays.sort(times);
       out.addRow(field, (long) doc, has ? 1L : 0L, times[repeats / 2]);
+    }
+    return out.build();
+  }
+
+  /**
+   * The cost of reading one document as {@code workload} reads each of its documents (retrieve or export:
+   * every field of the request, each with a fresh column), at {@code points} docIDs spread evenly over the
+   * segment: the median of {@code repeats} reads at each. Without jump tables a fresh column walks the
+   * segment from its first block, so the cost is a fixed part plus a part per docID: the slope that the
+   * study extrapolates to the seed's segment. The points are visited once untimed, then in a shuffled order
+   * (the fork's seed), so that neither the JIT's warm-up nor the page cache lines up with the docID.
+   * Columns: workload, doc, nanos.
+   */
+  public Table reads(String workload, int points, int repeats) throws IOException {
+    List<String> fields = switch (workload) {
+      case "retrieve" -> DvjSchema.RETRIEVE;
+      case "export" -> DvjSchema.EXPORT;
+      default -> throw new IllegalArgumentException("workload '" + workload
+          + "' does not read documents one by one (retrieve and export do)");
+    };
+    int[] docs = new int[points];
+    for (int p = 0; p < points; p++) {
+      docs[p] = (int) ((long) leaf.maxDoc() * p / points);
+    }
+    for (int doc : docs) {
+      sink = RetrieveRequest.retrieve(new int[] {doc}, fields, source.columns(), new Digest()).value();
+    }
+    int[] order = docs.clone();
+    Random random = new Random(spec.seed);
+    for (int i = order.length - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    Table.Builder out = Table.builder().stringColumn("workload").longColumn("doc").longColumn("nanos");
+    long[] times = new long[repeats];
+    for (int doc : order) {
+      for (int r = 0; r < repeats; r++) {
+        long start = System.nanoTime();
+        sink = RetrieveRequest.retrieve(new int[] {doc}, fields, source.columns(), new Digest()).value();
+        times[r] = System.nanoTime() - start;
+      }
+      Arrays.sort(times);
+      out.addRow(workload, (long) doc, times[repeats / 2]);
     }
     return out.build();
   }

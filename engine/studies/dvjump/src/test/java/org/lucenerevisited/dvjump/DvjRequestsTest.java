@@ -214,4 +214,24 @@ class DvjRequestsTest {
     assertEquals(0L, t.get("has_value", 0)); // no language in the first docs
     assertTrue((long) t.get("doc", 7) > 60_000);
   }
+
+  @Test
+  void readsVisitEveryPointOnceInAShuffledOrder() throws Exception {
+    Table t = bench.reads("export", 8, 3);
+    assertEquals(8, t.rowCount());
+    long[] docs = new long[8];
+    for (int i = 0; i < 8; i++) {
+      assertEquals("export", t.get("workload", i));
+      assertTrue((long) t.get("nanos", i) > 0);
+      docs[i] = (long) t.get("doc", i);
+    }
+    long[] sorted = docs.clone();
+    Arrays.sort(sorted);
+    for (int i = 0; i < 8; i++) {
+      assertEquals((long) DOCS * i / 8, sorted[i]);
+    }
+    assertTrue(!Arrays.equals(docs, sorted), "points read in docID order: " + Arrays.toString(docs));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> bench.reads("facet", 8, 3));
+    assertTrue(e.getMessage().contains("facet"), e.getMessage());
+  }
 }
