@@ -11,7 +11,7 @@ budget's leave its rounds out and judge at the plain 95% (a budget costs confide
 the same results, judged by that checkout's own code.
 
 A cell is decided when it holds, fails or answers; the last row also counts an untestable cell decided at the seed's
-size by a line that three sizes or more checked (lrev.paper.matrix_numbers' ``decided_either``).
+size by a model that three sizes or more checked (lrev.paper.matrix_numbers' ``decided_either``).
 """
 from __future__ import annotations
 
