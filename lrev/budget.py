@@ -5,8 +5,10 @@
 Snakemake first brings every study's claims up to date with the rounds its scale gives it. Then a study with a
 budget (config ``budgets.<scale>.<study>``) gets one more round while
 
-1. one of its cells is undecided where more rounds can help (inconclusive or underpowered: an unconverged series
-   needs a longer warm-up, and a biased A/A a fix to the apparatus, not more rounds);
+1. one of its cells is undecided where more rounds can help (inconclusive or underpowered, or untestable at the run's
+   size with an extrapolation that is: an unconverged series needs a longer warm-up, and a biased A/A a fix to the
+   apparatus, not more rounds), and could decide by ``max_rounds`` were its estimate and per-round spread to stay
+   (:func:`reachable`): a cell that would need dozens of rounds gets none;
 2. it has run fewer than ``max_rounds``;
 3. one more round keeps its forks within ``minutes``, the round priced at the mean time its contenders' forks took.
 
@@ -38,7 +40,7 @@ from typing import Any
 
 import yaml
 
-from lrev import config, plan, studies
+from lrev import claims, config, plan, stats, studies
 from lrev.io import atomic_path, read_json
 
 #: What more rounds can decide.
@@ -82,10 +84,38 @@ def spent(root: Path, study: str) -> Spent:
     return Spent(len(rounds), seconds, by_contender)
 
 
-def undecided(claims_file: Path) -> list[dict[str, Any]]:
+def undecided(claims_file: Path, upto: int | None = None) -> list[dict[str, Any]]:
     """The cells of a study's claims that more rounds might decide, judged at the sequential confidence (a row's
-    ``at_look``): a cell that this look may not stop goes on."""
-    return [v for v in read_json(claims_file)["verdicts"] if v.get("at_look", v["verdict"]) in UNDECIDED]
+    ``at_look``): a cell that this look may not stop goes on, and so does one untestable at the run's size whose
+    extrapolation this look may not stop (more rounds narrow it too). With ``upto``, only those that could decide by
+    ``upto`` rounds (:func:`reachable`)."""
+    doc = read_json(claims_file)
+    rows = [v for v in doc["verdicts"] if _open(v)]
+    if upto is None:
+        return rows
+    return [v for v in rows if reachable(v, doc.get("confidence", stats.CONFIDENCE), upto)]
+
+
+def _open(row: dict[str, Any]) -> bool:
+    at = row.get("at_look", row["verdict"])
+    extrapolated = row.get("at_look_extrapolated", (row.get("extrapolated") or {}).get("verdict"))
+    return at in UNDECIDED or (at == "untestable" and extrapolated in UNDECIDED)
+
+
+def reachable(row: dict[str, Any], confidence: float, upto: int) -> bool:
+    """Whether each undecided part of ``row`` could decide by ``upto`` rounds at ``confidence``, if its estimate and
+    per-round spread stay as they are (:func:`lrev.claims.rounds_to_decide`): a ratio whose interval needs a hundred
+    rounds to leave its threshold gets none of the budget's. A part with no interval to project may."""
+    extrapolated = row.get("at_look", row["verdict"]) == "untestable"
+    for part in row["parts"]:
+        est = (part.get("extrapolated") or {}).get("prediction") if extrapolated else part
+        verdict = (part.get("extrapolated") or {}).get("verdict") if extrapolated else part.get("verdict")
+        if verdict in ("holds", "fails") or not est or est.get("n") is None or "direction" not in part:
+            continue
+        if claims.rounds_to_decide(est, part["direction"], part["claimed"], part.get("band"),
+                                   part.get("confidence", stats.CONFIDENCE), confidence, upto) is None:
+            return False
+    return True
 
 
 def contenders(study: str, cells: list[dict[str, Any]]) -> set[str]:
@@ -118,7 +148,7 @@ def next_round(cfg: config.Config, study: str) -> Round | None:
     done = spent(cfg.root, study)
     if done.rounds == 0 or done.rounds >= budget["max_rounds"]:
         return None
-    cells = undecided(cfg.root / "results" / study / "claims.json")
+    cells = undecided(cfg.root / "results" / study / "claims.json", budget["max_rounds"])
     if not cells:
         return None
     names = contenders(study, cells)
@@ -153,9 +183,9 @@ def grown(cfg: config.Config) -> dict[str, Round]:
 
 def announce(cfg: config.Config, rounds: dict[str, Round], verb: str) -> None:
     for study, r in rounds.items():
-        cells = undecided(cfg.root / "results" / study / "claims.json")
+        cells = undecided(cfg.root / "results" / study / "claims.json", cfg.budget(study)["max_rounds"])
         print(f"budget: {study} {verb} round {r.rounds} of at most {cfg.budget(study)['max_rounds']} "
-              f"({len(cells)} cells undecided), of {len(r.contenders)} contenders: {', '.join(r.contenders)}",
+              f"({len(cells)} cells undecided that it could decide), of {len(r.contenders)} contenders: {', '.join(r.contenders)}",
               file=sys.stderr)
 
 

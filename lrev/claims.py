@@ -348,6 +348,41 @@ def judge(est: stats.Estimate, direction: str, threshold: float, band: Sequence[
     raise ValueError(f"unknown direction {direction!r}")
 
 
+def margin(value: float, direction: str, threshold: float, band: Sequence[float] | None = None,
+           log: bool = True) -> float:
+    """How narrow a half-width an interval around ``value`` needs for :func:`judge` to decide it: the distance from
+    ``value`` to the nearest bound that decides (on the log scale if ``log``); 0 on a bound."""
+    f = math.log if log else float
+    if direction == "approx":
+        lo, hi = band
+        if lo <= value <= hi:
+            return min(f(value) - f(lo), f(hi) - f(value))
+        return f(lo) - f(value) if value < lo else f(value) - f(hi)
+    return abs(f(value) - f(threshold))
+
+
+def rounds_to_decide(est: dict, direction: str, threshold: float, band: Sequence[float] | None,
+                     est_confidence: float, confidence: float, upto: int) -> int | None:
+    """The fewest rounds, at most ``upto``, at which a t interval at ``confidence`` around ``est`` (a part's value, low,
+    high and n, its interval at ``est_confidence``) would decide, if the estimate and the per-round spread its interval
+    implies stay as they are; None if none would. An interval symmetric in the log is projected on the log scale, any
+    other on its own. What the budget reads (lrev/budget.py): a round is spent only where it could decide."""
+    value, low, high, n = (est.get(k) for k in ("value", "low", "high", "n"))
+    if any(x is None or not math.isfinite(x) for x in (value, low, high)) or not n or n < 2:
+        return None
+    log = low > 0 and value > 0 and abs(math.log(value) - (math.log(low) + math.log(high)) / 2) <= \
+        0.05 * (math.log(high) - math.log(low)) / 2
+    # A bound at or below zero has no log.
+    log = log and min(band if direction == "approx" else [threshold]) > 0
+    f = math.log if log else float
+    spread = (f(high) - f(low)) / 2 * math.sqrt(n) / float(scipy.stats.t.ppf(0.5 + est_confidence / 2, n - 1))
+    need = margin(value, direction, threshold, band, log)
+    for m in range(max(n, 2), upto + 1):
+        if float(scipy.stats.t.ppf(0.5 + confidence / 2, m - 1)) * spread / math.sqrt(m) < need:
+            return m
+    return None
+
+
 def combine(verdicts: Sequence[str]) -> str:
     """Multi-part rule: fails if any part fails, holds only if all hold; otherwise what held the
     decision back (module docstring)."""
@@ -1109,6 +1144,8 @@ def evaluate(registry: dict, results: Any, looks: int = 1) -> dict:
         # What the budget reads: each cell at the sequential confidence, whether this look may stop it.
         for row, at_look in zip(verdicts, judged(priors, {}, adjusted, final=False)):
             row["at_look"] = at_look["verdict"]
+            if at_look.get("extrapolated"):
+                row["at_look_extrapolated"] = at_look["extrapolated"]["verdict"]
     return {
         "study": registry["study"],
         "versions": registry["versions"],

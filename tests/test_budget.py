@@ -1,12 +1,14 @@
 """The budget's driver: which study gets another round, and the loop that reruns the pipeline for it."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
+import scipy.stats
 import yaml
 
-from lrev import budget, config
+from lrev import budget, claims, config
 from lrev.io import write_json
 
 
@@ -186,3 +188,64 @@ def test_a_bad_budget_is_a_config_error_naming_the_key(tmp_path, budgets, key):
 def test_fewer_max_rounds_than_the_study_runs_anyway_is_an_error(tmp_path):
     with pytest.raises(config.ConfigError, match=r"budgets\.default\.dvjump\.max_rounds.*fewer than the 4"):
         _cfg(tmp_path, budgets={"dvjump": {"max_rounds": 3, "minutes": 3}}, dvjump={"rounds": 4})
+
+
+def _part(value: float, s: float, n: int, direction: str = "greater", claimed: float = 1.5, **extra) -> dict:
+    """A part whose 95% t interval over ``n`` rounds has per-round log spread ``s`` around ``value``."""
+    half = scipy.stats.t.ppf(0.975, n - 1) * s / math.sqrt(n)
+    return {**SIDES, "value": value, "low": value * math.exp(-half), "high": value * math.exp(half), "n": n,
+            "confidence": 0.95, "direction": direction, "claimed": claimed, "band": None, "verdict": "inconclusive",
+            **extra}
+
+
+def test_a_part_is_projected_to_the_rounds_at_which_its_interval_would_decide():
+    # 2.0 against 1.5: log margin 0.288; t(m-1) 0.3 / sqrt(m) is 0.315 at 6 rounds and 0.278 at 7.
+    part = _part(2.0, 0.3, 3)
+    assert claims.rounds_to_decide(part, "greater", 1.5, None, 0.95, 0.95, 7) == 7
+    assert claims.rounds_to_decide(part, "greater", 1.5, None, 0.95, 0.95, 6) is None
+    # A stricter confidence needs more rounds; an estimate on its threshold, or without an interval, none ever.
+    assert claims.rounds_to_decide(part, "greater", 1.5, None, 0.95, 0.99, 7) is None
+    assert claims.rounds_to_decide(_part(1.5, 0.3, 3), "greater", 1.5, None, 0.95, 0.95, 50) is None
+    assert claims.rounds_to_decide({**part, "low": None}, "greater", 1.5, None, 0.95, 0.95, 50) is None
+    # Inside a band, the nearer edge decides (log margin 0.105 from 1.8 to 2.0, 0.588 from 1.0).
+    assert claims.margin(1.8, "approx", 1.5, [1.0, 2.0]) == pytest.approx(math.log(2.0 / 1.8))
+    assert claims.margin(2.5, "approx", 1.5, [1.0, 2.0]) == pytest.approx(math.log(2.5 / 2.0))
+    # An interval symmetric on its own scale (a share) is projected on it: 0.5 +- 0.2 over 3 rounds against 0.35.
+    share = {"value": 0.5, "low": 0.3, "high": 0.7, "n": 3}
+    spread = 0.2 * math.sqrt(3) / scipy.stats.t.ppf(0.975, 2)
+    want = next(m for m in range(3, 100) if scipy.stats.t.ppf(0.975, m - 1) * spread / math.sqrt(m) < 0.15)
+    assert claims.rounds_to_decide(share, "greater", 0.35, None, 0.95, 0.95, 100) == want > 3
+
+
+def _rows(root: Path, rows: list[dict], confidence: float = 0.95) -> Path:
+    path = root / "results" / "dvjump" / "claims.json"
+    write_json(path, {"confidence": confidence, "verdicts": rows})
+    return path
+
+
+def test_a_round_goes_only_to_cells_it_could_decide(tmp_path):
+    near = {"claim": "near", "version": "1.0.0", "verdict": "inconclusive", "parts": [_part(2.0, 0.3, 3)]}
+    far = {"claim": "far", "version": "1.0.0", "verdict": "inconclusive", "parts": [_part(1.6, 0.3, 3)]}
+    path = _rows(tmp_path, [near, far])
+    assert [r["claim"] for r in budget.undecided(path)] == ["near", "far"]
+    assert [r["claim"] for r in budget.undecided(path, 7)] == ["near"]
+    assert budget.undecided(path, 6) == []
+    # A decided part of an open cell needs nothing; the open one decides the cell's reach.
+    both = {**far, "parts": [{**_part(1.6, 0.3, 3), "verdict": "holds"}, _part(2.0, 0.3, 3)]}
+    assert budget.undecided(_rows(tmp_path, [both]), 7) == [both]
+
+
+def test_an_untestable_cell_goes_on_while_its_extrapolation_is_open(tmp_path):
+    def cell(name: str, at_look: str | None, prediction: dict | None) -> dict:
+        part = {**_part(1.0, 0.1, 3), "verdict": "untestable",
+                "extrapolated": {"verdict": at_look, "prediction": prediction}}
+        return {"claim": name, "version": "1.0.0", "verdict": "untestable", "at_look": "untestable",
+                "at_look_extrapolated": at_look, "extrapolated": {"verdict": at_look}, "parts": [part]}
+
+    prediction = {k: _part(2.0, 0.3, 3)[k] for k in ("value", "low", "high", "n")}
+    open_, decided, none = cell("open", "inconclusive", prediction), cell("decided", "holds", prediction), \
+        cell("none", None, None)
+    path = _rows(tmp_path, [open_, decided, none])
+    assert [r["claim"] for r in budget.undecided(path, 7)] == ["open"]
+    # Its reach is its prediction's, not the measured part's (1.0 against 1.5, which would decide sooner).
+    assert budget.undecided(path, 6) == []

@@ -72,6 +72,15 @@ def test_a_ratio_that_grows_past_its_threshold_holds_at_the_seed_size_and_is_mar
     assert row["extrapolated"] == {"verdict": "holds", "reason": None, "checked": True}
 
 
+def test_a_budget_reads_an_untestable_cells_extrapolation_at_its_look():
+    """Where a budget may look again, a row records its extrapolation's verdict at the sequential confidence too
+    (lrev/budget.py gives a cell untestable at the run's size rounds while that is open); without a budget, nothing."""
+    results = lookups(lambda d: 1.2 * (d / 1e5) ** 0.1)
+    row = claims.evaluate(registry(), results, looks=3)["verdicts"][0]
+    assert row["at_look_extrapolated"] in claims.VERDICTS
+    assert "at_look_extrapolated" not in verdict(registry(), results)
+
+
 def test_a_ratio_that_stays_below_its_threshold_fails_at_the_seed_size():
     row = verdict(registry(value=3.0), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1))
     assert row["parts"][0]["extrapolated"]["verdict"] == "fails"
