@@ -1,6 +1,6 @@
 """The levers table: what each verdict rule and each measurement decides on one finished run, and what it costs.
 
-    PYTHONPATH=. python docs/levers.py RUN [--before CHECKOUT]
+    PYTHONPATH=. python docs/levers.py RUN [--before CHECKOUT] [--study S ...]
 
 RUN is a run folder (``runs/default``). Each rule is switched off in turn, cumulatively from the last, and the run's
 results are judged again (no fork reruns), so a row's gain is what that rule adds on top of the rows above it. A rule
@@ -8,7 +8,7 @@ costs no fork-minute; a ladder costs the minutes of the forks (or the share of a
 rungs, and the budget the minutes of the rounds it added, read from the forks' ``timing.json``. The rows before the
 budget's leave its rounds out and judge at the plain 95% (a budget costs confidence whether or not it adds a round).
 ``--before CHECKOUT`` adds the first row: the verdicts of another checkout's rules (the rules before issue 65, say) on
-the same results, judged by that checkout's own code.
+the same results, judged by that checkout's own code. ``--study`` judges those studies only (a run of some studies).
 
 A cell is decided when it holds, fails or answers; the last row also counts an untestable cell decided at the seed's
 size by a model that three sizes or more checked (lrev.paper.matrix_numbers' ``decided_either``).
@@ -50,11 +50,11 @@ def first_rounds(results):
     return dataclasses.replace(results, **kept)
 
 
-def judge_all(run: Path, budget: bool = True) -> dict[str, dict]:
+def judge_all(run: Path, budget: bool = True, studies: tuple[str, ...] = STUDIES) -> dict[str, dict]:
     """Every study's claims judged afresh on ``run``'s results, at the looks its claims file was judged at; without
     ``budget``, on the scale's rounds alone and at one look."""
     out = {}
-    for study in STUDIES:
+    for study in studies:
         old = read_json(run / "results" / study / "claims.json")
         registry = claims.load_registry(f"claims/{study}.yaml")
         registry = {**registry, "versions": [v for v in registry["versions"] if v in old["versions"]]}
@@ -64,10 +64,10 @@ def judge_all(run: Path, budget: bool = True) -> dict[str, dict]:
     return out
 
 
-def budget_minutes(run: Path) -> float:
+def budget_minutes(run: Path, studies: tuple[str, ...] = STUDIES) -> float:
     """The fork-minutes of the rounds the budget added, over every study."""
     seconds = 0.0
-    for study in STUDIES:
+    for study in studies:
         manifests = {p.parent.name: read_json(p) for p in (run / "results" / study).glob(f"*/{manifest.NAME}")}
         added = set().union(*budget_rounds(manifests).values())
         seconds += sum(read_json(t)["seconds"] for r in added
@@ -83,10 +83,10 @@ def count(verdicts: dict[str, dict], either: bool = False) -> tuple[int, int]:
     return sum(v["verdict"] in DECIDED for v in rows) + (len(grown) if either else 0), len(rows)
 
 
-def before(run: Path, checkout: Path) -> tuple[int, int]:
+def before(run: Path, checkout: Path, studies: tuple[str, ...] = STUDIES) -> tuple[int, int]:
     """The decided cells by another checkout's claims step, run in its own folder on ``run``'s results."""
     decided = applicable = 0
-    for study in STUDIES:
+    for study in studies:
         old = read_json(run / "results" / study / "claims.json")
         out = Path(f"/tmp/levers-{study}.json")
         subprocess.run([sys.executable, "-m", "lrev.claims", "--registry", f"claims/{study}.yaml", "--results",
@@ -136,7 +136,7 @@ def no_prior(variances, dfs, confidence):
     return stats.NO_PRIOR, {"cells": len(variances), "d0": 0.0, "s0": 0.0, "used": False, "coverage": None}
 
 
-def fork_minutes(run: Path) -> dict[str, float]:
+def fork_minutes(run: Path, studies: tuple[str, ...] = STUDIES) -> dict[str, float]:
     """The fork-minutes each study's size ladder took: whole ladder forks (join's, dvupdate's) and the ladder's share
     of the iterations of forks that also measured the main corpus (pk's, dvjump's)."""
     res = run / "results"
@@ -144,26 +144,35 @@ def fork_minutes(run: Path) -> dict[str, float]:
     def seconds(folder: Path, pick) -> float:
         return sum(read_json(t)["seconds"] for t in folder.glob("round-*/*/timing.json") if pick(t.parent.name))
 
-    minutes = {"join": seconds(res / "join" / "forks", lambda n: "_parents-" in n) / 60,
-               "dvupdate": seconds(res / "dvupdate" / "forks", lambda n: "_big-" in n) / 60}
-    latency = pd.concat(pd.read_parquet(p) for p in res.glob("dvjump/*/latency.parquet"))
-    share = float((latency["corpus"] != "full").mean())
-    minutes["dvjump"] = share * seconds(res / "dvjump" / "forks", lambda n: True) / 60
-    lookups = pd.concat(pd.read_parquet(p) for p in res.glob("pk/*/lookups.parquet"))
-    main = lookups["corpus"].mode().iloc[0]
-    share = float((lookups["corpus"] != main).mean())
-    minutes["pk"] = share * sum(seconds(f, lambda n: n.startswith("alone-")) for f in res.glob("pk/*/forks")) / 60
-    return minutes
+    def join() -> float:
+        return seconds(res / "join" / "forks", lambda n: "_parents-" in n) / 60
+
+    def dvupdate() -> float:
+        return seconds(res / "dvupdate" / "forks", lambda n: "_big-" in n) / 60
+
+    def dvjump() -> float:
+        latency = pd.concat(pd.read_parquet(p) for p in res.glob("dvjump/*/latency.parquet"))
+        return float((latency["corpus"] != "full").mean()) * seconds(res / "dvjump" / "forks", lambda n: True) / 60
+
+    def pk() -> float:
+        lookups = pd.concat(pd.read_parquet(p) for p in res.glob("pk/*/lookups.parquet"))
+        share = float((lookups["corpus"] != lookups["corpus"].mode().iloc[0]).mean())
+        return share * sum(seconds(f, lambda n: n.startswith("alone-")) for f in res.glob("pk/*/forks")) / 60
+
+    ladders = {"join": join, "dvupdate": dvupdate, "dvjump": dvjump, "pk": pk}
+    return {s: ladders[s]() for s in studies}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path)
     ap.add_argument("--before", type=Path, help="a checkout whose claims step gives the first row")
+    ap.add_argument("--study", action="append", choices=STUDIES, help="judge this study only (repeatable)")
     a = ap.parse_args()
+    studies = tuple(a.study or STUDIES)
     rows = []
     if a.before:
-        rows.append(("the rules before (" + a.before.name + ")", *before(a.run, a.before), 0.0))
+        rows.append(("the rules before (" + a.before.name + ")", *before(a.run, a.before, studies), 0.0))
     # Cumulative: each row switches one more rule on, the others as the row above left them.
     alone = mock.patch.object(claims, "family_p", each_alone)
     unbracketed = mock.patch.object(claims._Judge, "settles", never_settles)
@@ -188,9 +197,9 @@ def main() -> None:
         with ExitStack() as stack:
             for p in patches:
                 stack.enter_context(p)
-            verdicts = judge_all(a.run, budget)
-        rows.append((label, *count(verdicts), budget_minutes(a.run) if budget else 0.0))
-    minutes = fork_minutes(a.run)
+            verdicts = judge_all(a.run, budget, studies)
+        rows.append((label, *count(verdicts), budget_minutes(a.run, studies) if budget else 0.0))
+    minutes = fork_minutes(a.run, studies)
     rows.append(("+ extrapolations a three-rung ladder checked", *count(verdicts, either=True), sum(minutes.values())))
     print("| lever | decided | of | share | fork-minutes |")
     print("|---|---|---|---|---|")

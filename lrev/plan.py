@@ -46,7 +46,7 @@ non-negative least squares. A fit on one size charges a fork's other time as a f
 degenerate. Disk: the bytes per document of the shape's corpus and index folders on disk x the job's docs; a run job's
 results, the median fork folder x its forks. Memory: the configured JVM heap for index and run jobs, plus, for a run
 job, the largest index one of its forks maps and keeps resident (bytes per document x docs of its shape). Runtimes
-add up one job at a time.
+add up one job at a time. A study with a time budget gets a row for the most its rounds can add (:func:`budget_rows`).
 """
 
 
@@ -300,7 +300,27 @@ def estimate(cfg: config.Config, jobs: Sequence[tuple[str, dict[str, str]]], obs
                            disk=model.per_doc(study, kind, shape) * docs,
                            memory=heap if kind == "index" else np.nan)
         rows.append(row)
+    rows.extend(budget_rows(cfg, rows))
     return pd.DataFrame(rows, columns=ESTIMATE), model.degenerate()
+
+
+def budget_rows(cfg: config.Config, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per study with a budget (lrev/budget.py), the most its rounds can add: the rounds left to ``max_rounds``, each
+    priced as a whole round of its run jobs, within what ``minutes`` leaves beside them. A budget round runs only the
+    contenders of cells still open, so it usually costs less, and none when every cell is decided."""
+    out = []
+    for study in cfg.studies:
+        budget, runs = cfg.budget(study), [r for r in rows if r["study"] == study and r["kind"] == "run"]
+        if budget is None or not runs:
+            continue
+        rounds = cfg.study(study)["rounds"]
+        spent = sum(r["seconds"] for r in runs)
+        left = max(budget["max_rounds"] - rounds, 0)
+        seconds = max(min(budget["minutes"] * 60 - spent, left * spent / rounds), 0.0)
+        out.append({"rule": "budget", "wildcards": f"at most {left} more round{'s' * (left != 1)}", "study": study,
+                    "kind": "budget", "shape": None, "docs": np.nan, "forks": np.nan, "seconds": seconds,
+                    "memory": np.nan, "disk": np.nan})
+    return out
 
 
 def fork_seconds(root: Path, study: str, settings: dict[str, Any], forks: Sequence[str]) -> float | None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -360,3 +361,27 @@ def test_the_plan_names_what_would_not_fit_this_host(monkeypatch):
     roomy = plan.host(table.iloc[[0, 2]], root, exclusive=True)
     assert roomy["exceeds"] == [] and "Fits this host's disk and memory." in plan._host(roomy, 2.0)
 
+
+
+def test_a_budget_adds_a_row_for_the_most_its_rounds_can_add(tmp_path):
+    """At the default scale dvupdate has a budget: its row prices the rounds left to max_rounds as whole rounds of
+    its run job, within what its minutes leave; the seed scale has none."""
+    hook = plan.hook("dvupdate")
+    default = config.load({"scale": "default"})
+    name = "10.6.0_big_numeric"
+    fork = tmp_path / "default" / "results" / "dvupdate" / "forks" / "round-0" / name
+    fork.mkdir(parents=True)
+    (fork / "timing.json").write_text(json.dumps({"seconds": hook.configured(default.study("dvupdate"), name) + 4.0}))
+    result = plan.plan(["--config", f"outdir={tmp_path}", "studies=[dvupdate]"])
+    run = next(job for job in result["jobs"] if job["rule"] == "dvupdate_run")
+    (row,) = [job for job in result["jobs"] if job["rule"] == "budget"]
+    budget, rounds = default.budget("dvupdate"), default.study("dvupdate")["rounds"]
+    left = budget["max_rounds"] - rounds
+    assert row["study"] == "dvupdate" and row["wildcards"] == f"at most {left} more rounds"
+    assert row["seconds"] == pytest.approx(max(min(budget["minutes"] * 60 - run["seconds"],
+                                                   left * run["seconds"] / rounds), 0))
+    assert row["seconds"] > 0
+    assert sum(job["seconds"] or 0 for job in result["jobs"]) == pytest.approx(result["totals"]["hours"] * 3600)
+    assert re.search(rf"budget +at most {left} more rounds", plan.render(result))
+    seed = plan.plan(["--config", "scale=seed", f"outdir={tmp_path}", "studies=[dvupdate]"])
+    assert not [job for job in seed["jobs"] if job["rule"] == "budget"]
