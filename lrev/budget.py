@@ -185,7 +185,8 @@ def announce(cfg: config.Config, rounds: dict[str, Round], verb: str) -> None:
     for study, r in rounds.items():
         cells = undecided(cfg.root / "results" / study / "claims.json", cfg.budget(study)["max_rounds"])
         print(f"budget: {study} {verb} round {r.rounds} of at most {cfg.budget(study)['max_rounds']} "
-              f"({len(cells)} cells undecided that it could decide), of {len(r.contenders)} contenders: {', '.join(r.contenders)}",
+              f"({len(cells)} cells undecided that it could decide), of {len(r.contenders)} contenders: "
+              f"{', '.join(r.contenders)}",
               file=sys.stderr)
 
 

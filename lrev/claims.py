@@ -375,7 +375,8 @@ def rounds_to_decide(est: dict, direction: str, threshold: float, band: Sequence
     # A bound at or below zero has no log.
     log = log and min(band if direction == "approx" else [threshold]) > 0
     f = math.log if log else float
-    spread = (f(high) - f(low)) / 2 * math.sqrt(n) / float(scipy.stats.t.ppf(0.5 + est_confidence / 2, n - 1))
+    spread = (stats.log_spread(stats.Estimate(value, low, high, n), est_confidence) if log else
+              (high - low) / 2 * math.sqrt(n) / float(scipy.stats.t.ppf(0.5 + est_confidence / 2, n - 1)))
     need = margin(value, direction, threshold, band, log)
     for m in range(max(n, 2), upto + 1):
         if float(scipy.stats.t.ppf(0.5 + confidence / 2, m - 1)) * spread / math.sqrt(m) < need:
