@@ -58,7 +58,9 @@ A part whose mechanism needs a size the run cannot build (``needs``) is judged a
 size ladder (``grows``; :mod:`lrev.growth`'s models), and marked extrapolated: the same rules, on the prediction's
 interval, withheld where the ladder's own check finds the model does not describe it. A model that can only
 understate the quantity there (``grows.bias``: the walk model) keeps only a verdict that any larger value would give
-too; otherwise that extrapolation is ``untestable``, leaning the way its interval does.
+too; otherwise that extrapolation is ``untestable``, leaning the way its interval does. Such a model's check withholds
+nothing for a bend the bias already allows: a walk whose smaller sizes all lie above its line, or on it
+(:func:`bends_up`), is judged by that rule.
 
 A multi-part claim holds only if every part holds and fails if any part fails;
 otherwise it takes the first withheld verdict among its parts (in the order above), else
@@ -382,6 +384,18 @@ def rounds_to_decide(est: dict, direction: str, threshold: float, band: Sequence
         if float(scipy.stats.t.ppf(0.5 + confidence / 2, m - 1)) * spread / math.sqrt(m) < need:
             return m
     return None
+
+
+def bends_up(fit: growth.Fit) -> bool:
+    """Whether a walk fit's check found a bend, and every bend it found has the smaller sizes measured above the
+    line drawn back from the top (a positive miss): the ratio bends up towards the top, where the line is its
+    tangent, so beyond the top the line runs below a ratio that keeps bending up. That is the way the model's
+    ``bias`` says it errs (it can only understate), so such a bend moves no verdict the bias rule keeps. A miss the
+    other way (a ratio that bends down) could make the line overstate, and the check stands. (Here, not in
+    :mod:`lrev.growth`: the forks' code holds that module, and a verdict rule must not make their outputs stale.)"""
+    if fit.model != "walk" or fit.describes is not False:
+        return False
+    return all(c.low > 0 for c in fit.curvature if c.low > 0 or c.high < 0)
 
 
 def combine(verdicts: Sequence[str]) -> str:
@@ -999,8 +1013,10 @@ class _Judge:
             fit = growth.fit_ratio(a_side, b_side, grows["at"], self.confidence)
         else:
             fit = growth.fit(table, grows["at"], model, self.confidence)
-        out.update(fit.to_dict())
-        if fit.describes is False:
+        out.update(fit.to_dict(), bends_up=bends_up(fit))
+        # A walk whose ratio bends up bends the way its bias already says: the bias rule below keeps only what a
+        # larger ratio would keep too.
+        if fit.describes is False and not ("bias" in grows and bends_up(fit)):
             return {**out, "reason": "the measured sizes bend away from a line (the interval of their curvature "
                                      "excludes zero), so the line says nothing at the seed's size"}
         if math.isnan(fit.prediction.value) and fit.prediction.n:

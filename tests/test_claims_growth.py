@@ -329,6 +329,30 @@ def test_walk_keeps_only_what_a_larger_ratio_would_keep_since_it_can_only_unders
     assert verdict(reg, walked())["parts"][0]["extrapolated"]["verdict"] == "fails"
 
 
+def bent(shift: float) -> SimpleNamespace:
+    """walked(), with the ratio at the two smaller rungs moved by ``shift`` off the walk's line (the top rung on it)."""
+    results = walked()
+    frame = results.lookups
+    smaller = (frame["contender"] == "FST50") & (frame["corpus"] != "large")
+    frame.loc[smaller, "lookups_per_s"] *= 1 + shift
+    return results
+
+
+def test_walk_keeps_a_verdict_through_a_bend_its_bias_allows_and_withholds_one_through_a_bend_it_does_not(walking):
+    """The smaller rungs 40% above the walk's line: the ratio bends up towards the top, the way a walk that can only
+    understate errs, and the 122 at 30M holds above 100 as any larger ratio would. 40% below: the ratio bends down,
+    the line could overstate, and the check withholds it. A bend in a model without a bias withholds as before."""
+    reg = registry(walk_grows(), value=100.0)
+    up = verdict(reg, bent(0.4))["parts"][0]["extrapolated"]
+    assert up["describes"] is False and up["bends_up"] is True
+    assert up["verdict"] == "holds" and up["reason"] is None
+    down = verdict(reg, bent(-0.4))["parts"][0]["extrapolated"]
+    assert down["describes"] is False and down["bends_up"] is False
+    assert down["verdict"] is None and "bend away from a line" in down["reason"]
+    straight = verdict(reg, walked())["parts"][0]["extrapolated"]
+    assert straight["describes"] is True and straight["bends_up"] is False
+
+
 def test_walk_on_results_without_a_measured_walk_says_so(walking):
     results = walked()
     grown = verdict(registry(walk_grows(), value=100.0),
