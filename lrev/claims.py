@@ -1013,10 +1013,11 @@ class _Judge:
             fit = growth.fit_ratio(a_side, b_side, grows["at"], self.confidence)
         else:
             fit = growth.fit(table, grows["at"], model, self.confidence)
-        out.update(fit.to_dict(), bends_up=bends_up(fit))
+        bent = bends_up(fit)
+        out.update(fit.to_dict(), bends_up=bent)
         # A walk whose ratio bends up bends the way its bias already says: the bias rule below keeps only what a
         # larger ratio would keep too.
-        if fit.describes is False and not ("bias" in grows and bends_up(fit)):
+        if fit.describes is False and not ("bias" in grows and bent):
             return {**out, "reason": "the measured sizes bend away from a line (the interval of their curvature "
                                      "excludes zero), so the line says nothing at the seed's size"}
         if math.isnan(fit.prediction.value) and fit.prediction.n:
