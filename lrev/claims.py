@@ -60,7 +60,8 @@ interval, withheld where the ladder's own check finds the model does not describ
 understate the quantity there (``grows.bias``: the walk model) keeps only a verdict that any larger value would give
 too; otherwise that extrapolation is ``untestable``, leaning the way its interval does. Such a model's check withholds
 nothing for a bend the bias already allows: a walk whose smaller sizes all lie above its line, or on it
-(:func:`bends_up`), is judged by that rule.
+(:func:`bends_up`), is judged by that rule. At the seed's size the parts combine as below: a part that fails there
+on a checked line fails the claim, even where another part's line says nothing there.
 
 A multi-part claim holds only if every part holds and fails if any part fails;
 otherwise it takes the first withheld verdict among its parts (in the order above), else
@@ -1115,12 +1116,16 @@ class _Judge:
                 # At the seed's size: the extrapolated parts there, the others as measured (a part that is not fitted
                 # on a ladder says at the seed's size what it says here, or is untestable there too).
                 grown = [p["extrapolated"] for p in parts if "extrapolated" in p]
-                missing = next((g["reason"] for g in grown if g["verdict"] is None), None)
                 at_seed = [p["extrapolated"]["verdict"] if "extrapolated" in p else p["verdict"] for p in parts]
+                # A part that fails there on a checked line fails the claim whatever its other parts say (combine),
+                # so a part whose line says nothing there leaves that verdict standing.
+                failed = any(g["verdict"] == "fails" and g["reason"] is None for g in grown)
+                missing = None if failed else next((g["reason"] for g in grown if g["verdict"] is None), None)
                 # Checked: every line was fitted on three sizes or more, so its bend was tested (a reason marks the
-                # parts nothing checks).
-                row["extrapolated"] = {"verdict": None if missing else combine(at_seed), "reason": missing,
-                                       "checked": not missing and all(g["reason"] is None for g in grown)}
+                # parts nothing checks); for a failure, the failing part's line.
+                row["extrapolated"] = {"verdict": None if missing else combine([v for v in at_seed if v]),
+                                       "reason": missing,
+                                       "checked": failed or (not missing and all(g["reason"] is None for g in grown))}
         if row["verdict"] in WITHHELD:
             # The first part that withheld it, as combine() takes the first withheld verdict.
             row["reason"] = withheld_reason(next(p for p in parts if p["verdict"] == row["verdict"]))

@@ -101,6 +101,42 @@ def test_a_ladder_that_bends_gives_no_extrapolated_verdict():
     assert grown["describes"] is False and grown["verdict"] is None and "bend" in grown["reason"]
 
 
+def two_parts(fst_value: float) -> dict:
+    """x-3 with a second part, Memory / default > 1.5, on the same ladder."""
+    reg = registry(value=fst_value)
+    second = {**reg["claims"][0]["parts"][0], "label": "Memory / default", "a": {"contender": "Memory"},
+              "expect": {"direction": "greater", "value": 1.5}}
+    reg["claims"][0]["parts"].append(second)
+    claims.validate(reg)
+    return reg
+
+
+def with_memory(results: SimpleNamespace, ratio) -> SimpleNamespace:
+    """``results`` plus a Memory contender at ``ratio(docs)`` times default, its forks off by 3% as the others."""
+    rng = np.random.default_rng(7)
+    base = results.lookups[results.lookups["contender"] == "default"]
+    memory = base.assign(contender="Memory", fork=base["fork"].str.replace("default", "Memory"),
+                         lookups_per_s=[v * ratio(d) * math.exp(rng.normal(0, 0.03))
+                                        for v, d in zip(base["lookups_per_s"], base["docs"])])
+    return SimpleNamespace(lookups=pd.concat([results.lookups, memory], ignore_index=True))
+
+
+def test_a_part_failing_on_a_checked_line_fails_the_claim_where_another_parts_line_says_nothing():
+    """FST50 / default stays below 3 (it fails at the seed's size on a checked line); Memory / default bends (its
+    line says nothing there). The claim fails there, as it would with the bent part failing or holding; with FST50
+    holding instead (above 1.5), the bent part leaves the claim without a verdict at the seed's size."""
+    results = with_memory(lookups(lambda d: 1.2 * (d / 1e5) ** 0.1), lambda d: 1.0 if d <= 3e5 else 2.5)
+    row = verdict(two_parts(3.0), results)
+    fst, memory = (p["extrapolated"] for p in row["parts"])
+    assert (fst["verdict"], fst["describes"]) == ("fails", True)
+    assert memory["verdict"] is None and "bend" in memory["reason"]
+    assert row["extrapolated"] == {"verdict": "fails", "reason": None, "checked": True}
+    held = verdict(two_parts(1.5), results)
+    assert held["parts"][0]["extrapolated"]["verdict"] == "holds"
+    assert held["extrapolated"]["verdict"] is None and "bend" in held["extrapolated"]["reason"]
+    assert held["extrapolated"]["checked"] is False
+
+
 def test_two_sizes_extrapolate_and_say_the_line_is_unchecked():
     rungs = {"small": 1e5, "large": 1e6}
     row = verdict(registry(), lookups(lambda d: 1.2 * (d / 1e5) ** 0.1, rungs=rungs))
