@@ -1,20 +1,25 @@
-"""Stability of the verdicts: the measurement jobs of one scale rerun K times, and per cell how many runs agree.
+"""Stability of the verdicts: the main run and K - 1 reruns of its measurement jobs, and per cell how many agree.
 
     python -m lrev.stability [--runs K] [snakemake options]     (./run stability; K defaults to 2)
 
+The main run (``./run paper`` with the same options) is the first of the K: its verdicts are the ones the paper
+prints, so the question is whether they come out the same again, and its forks are not paid for twice. It is
+brought up to date to its claims first (a no-op after ``./run paper``), and the reruns measure the rounds its
+budget added.
+
 Layout, below the main run folder ``<outdir>/<scale>/`` of the options given:
 
-    stability/run-<k>/                   run k's outdir, so its run folder is run-<k>/<scale>/, holding
+    stability/run-<k>/                   rerun k's outdir (k = 1 .. K - 1), so its run folder is run-<k>/<scale>/,
         <scale>/results/                 every study's results and results/<study>/claims.json
         <scale>/corpora, <scale>/indexes links to the main run folder's own
         <scale>/stability.json           the scale and config digest the run was made with (:data:`RECORD`)
-    stability/agreement.json, .md        per cell the K verdicts, how many agree, and holds<->fails flips
+    stability/agreement.json, .md        per cell the K verdicts (the main run's first), how many agree, and
+                                         holds<->fails flips
 
-Corpora and indexes are deterministic and checksummed, so every run measures the same files: the main run's are
-brought up to date through the pipeline first (its corpus and index rules only), then each file is checked against
-the sha256 its manifest recorded, and each run's dry run must list no corpus or index job. Every run uses the same
-resolved config, the rounds the main run's budget added included (``./run paper``, :mod:`lrev.budget`); a run
-folder made with another one is refused, never mixed in. A killed run resumes: Snakemake
+Corpora and indexes are deterministic and checksummed, so every run measures the same files: each file of the main
+run's is checked against the sha256 its manifest recorded, and each rerun's dry run must list no corpus or index
+job. Every run uses the same resolved config, the rounds the main run's budget added included (``./run paper``,
+:mod:`lrev.budget`); a run folder made with another one is refused, never mixed in. A killed run resumes: Snakemake
 keeps each run folder's finished jobs, and a measurement job its finished forks.
 """
 from __future__ import annotations
@@ -89,15 +94,15 @@ def check_records(main_root: Path, cfg: config.Config) -> None:
 
 
 def main_argv(cfg: config.Config, argv: Sequence[str]) -> list[str]:
-    """Snakemake's arguments that bring the main run's corpora and indexes up to date (nothing else). Its targets
-    are spelled as the pipeline spells its outputs (the config's outdir, relative or not): Snakemake matches
-    paths as written, so the resolved path of a relative outdir names no rule's output."""
-    return [*claims_targets(cfg.root, cfg), "--cores", "2", "--rerun-incomplete", *argv,
-            "--until", *shared_rules(cfg)]
+    """Snakemake's arguments that bring the main run up to date to its claims. Its targets are spelled as the
+    pipeline spells its outputs (the config's outdir, relative or not): Snakemake matches paths as written, so the
+    resolved path of a relative outdir names no rule's output."""
+    return [*claims_targets(cfg.root, cfg), "--cores", "2", "--rerun-incomplete", *argv]
 
 
 def ensure_main(cfg: config.Config, argv: Sequence[str]) -> None:
-    """The main run's corpora and indexes, built or brought up to date through the pipeline."""
+    """The main run, built or brought up to date through the pipeline to its claims (nothing to do after
+    ``./run paper`` with the same options)."""
     snakemake(main_argv(cfg, argv))
 
 
@@ -134,7 +139,7 @@ def check_no_rebuild(argv: Sequence[str], rules: Sequence[str], root: Path) -> N
 
 
 def run_once(cfg: config.Config, argv: Sequence[str], main_root: Path, k: int) -> Path:
-    """Stability run ``k``, complete to its claims; returns its run folder."""
+    """Rerun ``k``, complete to its claims; returns its run folder."""
     outdir = run_outdir(main_root, k)
     root = outdir / cfg.scale
     link_shared(main_root, root)
@@ -184,10 +189,15 @@ def summary(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def report(cfg: config.Config, roots: Sequence[Path]) -> dict[str, Any]:
-    """agreement.json's content for the run folders ``roots``."""
+    """agreement.json's content for the run folders ``roots``, the main run's first."""
     cells = agreement([verdicts(root, list(cfg.studies)) for root in roots])
     return {"scale": cfg.scale, "config_digest": cfg.digest, "runs": len(roots),
             "run_dirs": [str(root) for root in roots], "cells": cells, "summary": summary(cells)}
+
+
+def run_name(run_dir: str, first: bool) -> str:
+    """A run's column head: ``main`` for the main run, else its folder below ``stability/`` (``run-<k>``)."""
+    return "main" if first else Path(run_dir).parent.name
 
 
 def percent(share: float | None) -> str:
@@ -196,7 +206,7 @@ def percent(share: float | None) -> str:
 
 def markdown(rep: Mapping[str, Any]) -> str:
     s = rep["summary"]
-    names = [Path(d).parent.name for d in rep["run_dirs"]]
+    names = [run_name(d, i == 0) for i, d in enumerate(rep["run_dirs"])]
     left_out = len(rep["cells"]) - s["applicable"]
     lines = [f"# Stability of the verdicts: scale {rep['scale']}, {rep['runs']} runs", "",
              f"Config digest `{rep['config_digest']}`; run folders: " + ", ".join(f"`{d}`" for d in rep["run_dirs"]),
@@ -220,13 +230,14 @@ def write_report(main_root: Path, rep: Mapping[str, Any]) -> str:
 
 
 def parse(argv: Sequence[str]) -> tuple[int, list[str]]:
-    """``--runs`` (at least 1) and the Snakemake options left."""
+    """``--runs`` (at least 2) and the Snakemake options left."""
     # No abbreviations: what is not --runs itself is Snakemake's.
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
-    ap.add_argument("--runs", type=int, default=2, help="how many times to rerun the measurement jobs (default 2)")
+    ap.add_argument("--runs", type=int, default=2,
+                    help="how many runs to compare, the main run one of them (default 2: the main run and one rerun)")
     args, rest = ap.parse_known_args(list(argv))
-    if args.runs < 1:
-        raise StabilityError(f"--runs must be at least 1, not {args.runs}")
+    if args.runs < 2:
+        raise StabilityError(f"--runs must be at least 2 (the main run and a rerun), not {args.runs}")
     return args.runs, rest
 
 
@@ -246,7 +257,7 @@ def stability(argv: Sequence[str]) -> str:
     check_records(main_root, cfg)
     ensure_main(cfg, rest)
     verify_shared(main_root, cfg)
-    roots = [run_once(cfg, rest, main_root, k) for k in range(1, runs + 1)]
+    roots = [main_root, *(run_once(cfg, rest, main_root, k) for k in range(1, runs))]
     return write_report(main_root, report(cfg, roots))
 
 

@@ -132,11 +132,38 @@ def test_main_stops_before_any_run_on_a_changed_corpus(tmp_path, monkeypatch, ca
     assert not (root / "stability").exists()
 
 
-@pytest.mark.parametrize("runs", ["0", "-1"])
-def test_runs_below_one_is_an_error_naming_the_option(runs, monkeypatch, capsys):
+@pytest.mark.parametrize("runs", ["1", "0", "-1"])
+def test_runs_below_two_is_an_error_naming_the_option(runs, monkeypatch, capsys):
     monkeypatch.setattr(config, "from_snakemake_args", no_snakemake)
     assert stability.main(["--runs", runs]) == 2
-    assert f"--runs must be at least 1, not {runs}" in capsys.readouterr().err
+    assert f"--runs must be at least 2 (the main run and a rerun), not {runs}" in capsys.readouterr().err
+
+
+def test_the_main_run_is_the_first_of_the_runs_compared_and_is_not_measured_again(tmp_path, monkeypatch):
+    cfg = fake_config(tmp_path)
+    main = (tmp_path / "smoke").resolve()
+    for study, verdict in (("alpha", "holds"), ("beta", "answer")):
+        claims(main, study, {(f"{study}1", "9.12.3"): verdict})
+    reruns = []
+
+    def rerun(cfg_, argv, main_root, k):
+        root = stability.run_outdir(main_root, k) / "smoke"
+        claims(root, "alpha", {("alpha1", "9.12.3"): "fails"})
+        claims(root, "beta", {("beta1", "9.12.3"): "answer"})
+        reruns.append(k)
+        return root
+
+    monkeypatch.setattr(config, "from_snakemake_args", lambda argv: cfg)
+    monkeypatch.setattr(stability, "ensure_main", lambda *_: None)
+    monkeypatch.setattr(stability, "run_once", rerun)
+    text = stability.stability(["--runs", "2"])
+    assert reruns == [1]  # two runs: the main run and one rerun
+    saved = read_json(main / "stability" / "agreement.json")
+    assert saved["runs"] == 2
+    assert saved["run_dirs"] == [str(main), str(stability.run_outdir(main, 1) / "smoke")]
+    assert [c["verdicts"] for c in saved["cells"]] == [["holds", "fails"], ["answer", "answer"]]
+    assert saved["summary"] == {"applicable": 2, "agreeing": 1, "share": 0.5, "flips": 1}
+    assert "| study | claim | version | main | run-1 | agree | flip |" in text
 
 
 def test_runs_defaults_to_two_and_leaves_snakemake_its_options():
