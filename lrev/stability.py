@@ -14,7 +14,8 @@ Layout, below the main run folder ``<outdir>/<scale>/`` of the options given:
         <scale>/corpora, <scale>/indexes links to the main run folder's own
         <scale>/stability.json           the scale and config digest the run was made with (:data:`RECORD`)
     stability/agreement.json, .md        per cell the K verdicts (the main run's first), how many agree, and
-                                         holds<->fails flips
+                                         holds<->fails flips; an untestable cell's verdict is the one its size
+                                         ladder draws at the seed's size, as the paper counts it (:func:`verdict`)
 
 Corpora and indexes are deterministic and checksummed, so every run measures the same files: each file of the main
 run's is checked against the sha256 its manifest recorded, and each rerun's dry run must list no corpus or index
@@ -44,6 +45,8 @@ SHARED_KINDS = ("corpus", "index")
 NA = "n/a"
 #: A cell one run did not judge (its verdict in that run).
 ABSENT = "(absent)"
+#: The mark of a verdict at the seed's size, drawn from a size ladder.
+EXTRAPOLATED = "extrapolated"
 
 Cell = tuple[str, str, str]  # (study, claim, version)
 
@@ -151,14 +154,30 @@ def run_once(cfg: config.Config, argv: Sequence[str], main_root: Path, k: int) -
     return root
 
 
+def verdict(row: Mapping[str, Any]) -> str:
+    """A claims row's verdict as the paper counts it: an untestable cell's is its verdict at the seed's size, marked
+    extrapolated, and unchecked where its ladder's line was not checked; so that two runs agree only where a reader
+    of either would draw the same conclusion."""
+    grown = row.get("extrapolated") or {}
+    if row["verdict"] != "untestable" or not grown.get("verdict"):
+        return row["verdict"]
+    return f"{grown['verdict']} ({EXTRAPOLATED}{'' if grown.get('checked') else ', unchecked'})"
+
+
+def decided(word: str) -> str | None:
+    """``holds`` or ``fails`` where ``word`` (:func:`verdict`) decides one, measured or by a checked line."""
+    base, _, mark = word.partition(" (")
+    return base if base in ("holds", "fails") and mark in ("", f"{EXTRAPOLATED})") else None
+
+
 def verdicts(root: Path, studies: Sequence[str]) -> dict[Cell, str]:
-    """Each verdict of a run folder by (study, claim, version)."""
+    """Each verdict of a run folder (:func:`verdict`) by (study, claim, version)."""
     out: dict[Cell, str] = {}
     for study in studies:
         path = root / "results" / study / "claims.json"
         if not path.is_file():
             raise StabilityError(f"{path} is missing: that run did not finish (rerun the same command)")
-        out.update({(study, v["claim"], v["version"]): v["verdict"] for v in read_json(path)["verdicts"]})
+        out.update({(study, v["claim"], v["version"]): verdict(v) for v in read_json(path)["verdicts"]})
     return out
 
 
@@ -171,7 +190,7 @@ def agreement(runs: Sequence[Mapping[Cell, str]]) -> list[dict[str, Any]]:
         seen = [run.get((study, claim, version), ABSENT) for run in runs]
         cells.append({"study": study, "claim": claim, "version": version, "verdicts": seen,
                       "agree": Counter(seen).most_common(1)[0][1], "of": len(seen),
-                      "flip": {"holds", "fails"} <= set(seen)})
+                      "flip": {"holds", "fails"} <= {decided(v) for v in seen}})
     return cells
 
 

@@ -59,6 +59,29 @@ def test_a_cell_one_run_lacks_counts_as_absent_there(tmp_path):
     assert cells[1]["verdicts"] == ["fails", stability.ABSENT] and cells[1]["agree"] == 1
 
 
+def test_an_untestable_cell_is_compared_by_its_verdict_at_the_seeds_size(tmp_path):
+    """Two runs that both say `untestable` agree only where their ladders draw the same verdict at the seed's size,
+    checked alike; a checked extrapolation against a measured verdict can flip."""
+    def row(claim, verdict, grown=None, checked=True):
+        return {"claim": claim, "version": "9.12.3", "verdict": verdict,
+                "extrapolated": None if grown is None else {"verdict": grown, "checked": checked}}
+
+    runs = [[row("same", "untestable", "holds"), row("unchecked", "untestable", "holds"),
+             row("flip", "untestable", "fails"), row("none", "untestable", None), row("loose", "untestable", "holds")],
+            [row("same", "untestable", "holds"), row("unchecked", "untestable", "holds", checked=False),
+             row("flip", "holds"), row("none", "untestable", None), row("loose", "untestable", "fails", False)]]
+    for k, rows in enumerate(runs):
+        write_json(tmp_path / f"r{k}" / "results" / "alpha" / "claims.json",
+                   {"study": "alpha", "versions": ["9.12.3"], "verdicts": rows})
+    cells = {c["claim"]: c for c in stability.agreement(
+        [stability.verdicts(tmp_path / f"r{k}", ["alpha"]) for k in range(2)])}
+    assert cells["same"]["verdicts"] == ["holds (extrapolated)"] * 2 and cells["same"]["agree"] == 2
+    assert cells["unchecked"]["verdicts"] == ["holds (extrapolated)", "holds (extrapolated, unchecked)"]
+    assert cells["unchecked"]["agree"] == 1 and not cells["unchecked"]["flip"]
+    assert cells["flip"]["flip"] and cells["none"]["agree"] == 2
+    assert not cells["loose"]["flip"], "an unchecked line decides nothing, so it flips nothing"
+
+
 def test_only_n_a_cells_leave_no_share(tmp_path):
     cells = stability.agreement([{("alpha", "c", "9.12.3"): "n/a"}] * 2)
     assert stability.summary(cells) == {"applicable": 0, "agreeing": 0, "share": None, "flips": 0}
