@@ -23,7 +23,9 @@ moderated as below) into a verdict. In this order, the first that applies:
   changepoint analysis of each fork's iterations, probes or reopens, :mod:`lrev.steady`; the value of a fork that
   settled is read from its final steady segment), and those forks could have produced the verdict: read at the least
   and at the most of its series, each in every combination, some give another (a verdict they all give is kept,
-  ``steadiness.bracketed``). The JIT's share of the steady segments is recorded beside the verdict
+  ``steadiness.bracketed``; an A/A beside it whose forks never settled is read alike, and a reading in which it
+  shows a bias keeps the verdict only where the verdict stands with the interval moved that far either way). The
+  JIT's share of the steady segments is recorded beside the verdict
   (``steadiness``), a covariate that never withholds one;
 - ``holds``: the whole interval clears the threshold on the claimed side (for
   ``approx`` claims: lies inside the band);
@@ -860,13 +862,18 @@ class _Judge:
     #: The most forks without a steady state whose every end :meth:`settles` tries (2 ** this estimates).
     SETTLE_MAX = 8
 
-    def settles(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], verdict: str) -> bool:
+    def settles(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], verdict: str,
+                aa: tuple[str, str, dict, str, str | None] | None = None) -> bool:
         """Whether ``verdict`` stands wherever the forks that never settled would have: each such fork of the part's
         sides read at the least and at the most of its measured rows, in every combination, and judged as the part is
-        (its group's prior, its confidence). Forks that could not have produced the verdict withhold nothing. More
+        (its group's prior, its confidence). Forks that could not have produced the verdict withhold nothing. With
+        ``aa`` (the A/A beside the part, the contender it repeats, their condition, version and statistic), the A/A's
+        forks that never settled are read alike; where a reading shows a bias (its own p, not the family's adjusted
+        one: the stricter reading), the verdict must also stand with the interval moved that far either way. More
         than :data:`SETTLE_MAX` such forks are not tried."""
         unsettled = []
-        for contender, where, version in sides:
+        shown = [] if aa is None else [(aa[0], aa[2], aa[3])]
+        for contender, where, version in [*sides, *shown]:
             rows = self.samples(quantity, contender, where, version)
             forks = rows.groupby(["round", "fork"])["stable"].min()
             unsettled += [(contender, version, tuple(sorted(where.items())), r, f)
@@ -881,6 +888,16 @@ class _Judge:
                 est, _ = self.moderate(est, kind(pairing, quantity))
                 if judge(est, expect["direction"], expect["value"], expect.get("band")) != verdict:
                     return False
+                if aa is not None:
+                    name, base, where, version, statistic = aa
+                    check = self.ratio(quantity, name, where, base, where, statistic, version, version)[0]
+                    # A bias that reading shows could move the ratio as far as the A/A lies from 1, either way: the
+                    # verdict stands if it stands that far (a bound, as lag_bounds is for a lag).
+                    if biased(check, self.aa_tolerance, stats.p_value(check, self.confidence), self.confidence):
+                        reach = math.exp(abs(math.log(check.value)))
+                        wide = stats.Estimate(est.value, est.low / reach, est.high * reach, est.n)
+                        if judge(wide, expect["direction"], expect["value"], expect.get("band")) != verdict:
+                            return False
         finally:
             self.settle = {}
         return True
@@ -924,11 +941,13 @@ class _Judge:
         scale = self.scale(part, quantity, a, where_a, version_a) if "needs" in part else None
         verdict = withhold(leaning, est.n, bias, converged, pace is None or pace["kept"],
                            scale is None or scale["kept"])
-        # Bracketed over the timed sides only: an A/A that never settled tests for bias on a value it never reached.
-        aa_settled = aa is None or aa_names[0] in {c for c, _, _ in timed} or \
-            _settled(*steadiness["unsteady"][aa_names[0]])
-        if verdict == "unconverged" and leaning in ("holds", "fails") and aa_settled and \
-                self.settles(part, quantity, timed, leaning):
+        # An A/A that never settled tested for bias on a value it never reached: its unsettled forks are bracketed too,
+        # and the verdict stands only where no reading of them shows a bias that could have produced it.
+        aa_unsettled = aa is not None and aa_names[0] not in {c for c, _, _ in timed} and \
+            not _settled(*steadiness["unsteady"][aa_names[0]])
+        if verdict == "unconverged" and leaning in ("holds", "fails") and \
+                self.settles(part, quantity, timed, leaning,
+                             (aa_names[0], aa_names[1], where_a, version_b, statistic) if aa_unsettled else None):
             verdict, steadiness["bracketed"] = leaning, True
         if "grows" in part:
             out["extrapolated"] = self.extrapolate(part, quantity, timed, statistic, bias)

@@ -189,6 +189,21 @@ def test_an_aa_whose_forks_never_settled_withholds_nothing_its_sides_settled_for
     assert _row(_registry(), results)["verdict"] == "unconverged"
 
 
+def test_an_unsettled_aa_beside_an_unsettled_side_is_bracketed_too():
+    # default and the A/A both have unsettled forks. Wandering 5%: however each is read, FST50 clears 1.5x default and
+    # the A/A shows no bias, so the verdict stands (bracketed).
+    speeds = {"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA}
+    unsettled = {study.AA: [0, 1, 0, 1, 0], "default": [0, 0, 1, 1, 1]}
+    part = _row(_registry(), _lookups(speeds, stable=unsettled, wander=0.05))["parts"][0]
+    assert part["verdict"] == "holds" and part["steadiness"]["bracketed"] is True
+    assert part["steadiness"]["unsteady"][study.AA] == [3, 5]
+    # Wandering 70%, some reading of the A/A's forks is biased. At 3x default, a bias that large could have produced
+    # the verdict (the case above: unconverged); at 30x, none could, and it stands.
+    far = {**speeds, "FST50": [10 * x for x in speeds["FST50"]]}
+    part = _row(_registry(), _lookups(far, stable=unsettled, wander=0.7))["parts"][0]
+    assert part["verdict"] == "holds" and part["steadiness"]["bracketed"] is True
+
+
 def test_a_cell_whose_every_fork_lacks_a_steady_state_is_unconverged_with_the_count():
     results = _lookups({"FST50": [300.0, 310.0, 290.0, 305.0, 295.0], "default": BASE, study.AA: QUIET_AA},
                        stable={"FST50": [0] * 5})
