@@ -121,6 +121,12 @@ def start(version: str, study: str, collector: str = PARALLEL, java: int | None 
     return flags
 
 
+def turn(stage: int) -> None:
+    """Wait for this JVM's turn at ``stage`` of its lockstep group (:mod:`lrev.turns`), passing on the one it holds;
+    a JVM that runs alone goes on at once."""
+    jpype.JClass("org.lucenerevisited.engine.harness.Turns").enterShared(stage)
+
+
 def java_command(version: str, study: str, main_class: str, args: list[str]) -> list[str]:
     """A plain ``java`` command line (no JPype) running ``main_class`` of ``study``'s engine for ``version``,
     with the measurement JVMs' flags: for code that must run alone, sharing nothing with the harness."""

@@ -9,6 +9,10 @@ Why rounds: this VM drifts by tens of percent over minutes and JVM starts are bi
 runs one fork of every job in an order shuffled for that round, so drift hits every contender
 alike and ratios pair fork by fork within a round.
 
+Why lockstep groups: the drift has seconds in it too, which forks timed one after another cannot pair away.
+Jobs of one ``lockstep`` group run at once, each JVM timing a sample only while it holds the group's turn
+(:mod:`lrev.turns`), so that the same series of every member is timed within a second of the others'.
+
     python -m lrev.fork TASK VERSION PAYLOAD.json OUTDIR [COLLECTOR [JAVA]]
 
 runs task ``<study>.<name>``, the function ``name`` of ``lrev.<study>.tasks``, which takes the
@@ -20,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import importlib
+import itertools
 import json
 import os
 import random
@@ -28,6 +33,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +41,7 @@ from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Seque
 
 import pandas as pd
 
-from lrev import bridge, engine
+from lrev import bridge, engine, turns
 from lrev.config import REPO
 from lrev.io import atomic_dir, read_json, sha256_file, verify, write_json, write_parquet
 from lrev.progress import ForkProgress
@@ -48,6 +54,8 @@ _PR_SET_PDEATHSIG = 1
 TIMING = "timing.json"
 #: What a fork printed, in its folder.
 FORK_LOG = "fork.log"
+#: The lockstep turn of the fork this thread starts (:func:`run`), set by :func:`run_rounds` for a group's member.
+_turn = threading.local()
 
 
 def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
@@ -75,12 +83,15 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", suffix=".json", dir=out, delete=False) as f:
         json.dump(payload, f)
+    env = {**os.environ, _PARENT_ENV: str(os.getpid())}
+    flag = lockstep_flag()
+    if flag is not None:  # a member of a lockstep group: its JVM takes turns with the group's other members
+        env[bridge.EXTRA_FLAGS_ENV] = f"{env.get(bridge.EXTRA_FLAGS_ENV, '')} {flag}".strip()
     try:
         with open(out / FORK_LOG, "w") as log:
             jvm = [collector, *([] if java is None else [str(java)])]
             done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), *jvm],
-                                  env={**os.environ, _PARENT_ENV: str(os.getpid())}, stdout=log,
-                                  stderr=subprocess.STDOUT)
+                                  env=env, stdout=log, stderr=subprocess.STDOUT)
     finally:
         os.unlink(f.name)
     if done.returncode == bridge.OUT_OF_HEAP_EXIT:
@@ -91,6 +102,12 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
         tail = (out / FORK_LOG).read_text(errors="replace")[-4000:]
         raise ForkError(f"task {task}, Lucene {version}: the fork exited with status {done.returncode}; the end of "
                         f"its output ({out / FORK_LOG}):\n{tail}")
+
+
+def lockstep_flag() -> str | None:
+    """The JVM flag that makes the fork this thread starts a member of its lockstep group (:func:`run_rounds`), or
+    None outside a group."""
+    return getattr(_turn, "flag", None)
 
 
 class ForkError(RuntimeError):
@@ -140,8 +157,10 @@ class Job:
     """One fork of a round: ``run(round, folder)`` writes its output files into ``folder``. Jobs of one
     ``group`` run back to back (in a shuffled order), so that two measurements meant to be compared
     with each other, such as a contender and its cross-check, see the same minute of host drift.
-    ``rounds`` limits a job to the first rounds (None: every round), for an experiment that needs fewer
-    samples than the timed contenders."""
+    Jobs of one ``lockstep`` group run at once, taking turns (:mod:`lrev.turns`): each must call
+    :func:`run` once, and its JVM must take a turn for all it does after starting up (the engine's
+    ``InterleavedRunner`` takes one per sample). ``rounds`` limits a job to the first rounds (None:
+    every round), for an experiment that needs fewer samples than the timed contenders."""
 
     name: str
     run: Callable[[int, Path], None]
@@ -149,6 +168,7 @@ class Job:
     rounds: int | None = None
     #: The contender the job times (its results' ``contender``), or None for a job that times none of them alone.
     contender: str | None = None
+    lockstep: str = ""
 
     def runs_in(self, round_: int, only: Mapping[int, Collection[str]] | None = None) -> bool:
         """Whether the job runs in ``round_``: within its ``rounds``, and, in a round the budget added for some
@@ -163,7 +183,7 @@ def order(jobs: Sequence[Job], round_: int, seed: int) -> list[Job]:
     rng = random.Random(f"{seed}/{round_}")
     groups: dict[str, list[Job]] = {}
     for job in jobs:
-        groups.setdefault(job.group or job.name, []).append(job)
+        groups.setdefault(f"lockstep:{job.lockstep}" if job.lockstep else job.group or job.name, []).append(job)
     keys = list(groups)
     rng.shuffle(keys)
     out: list[Job] = []
@@ -236,24 +256,61 @@ def run_rounds(jobs: Sequence[Job], rounds: int, seed: int, out: str | os.PathLi
     total = sum(job.runs_in(r, only) for r in range(rounds) for job in jobs)
     with ForkProgress(label, total, rounds, out, expected) as progress:
         for r in range(rounds):
-            for job in order([j for j in jobs if j.runs_in(r, only)], r, seed):
-                target = out / f"round-{r}" / job.name
-                progress.starting(r, job.name)
-                resumed = target.is_dir()
-                if not resumed:
-                    with atomic_dir(target) as tmp:
-                        start = time.monotonic()
-                        try:
-                            job.run(r, tmp)
-                        except bridge.OutOfHeapError as err:
-                            raise bridge.OutOfHeapError(f"{label}: job {job.name} (round {r}): {err}") from None
-                        # The contender too: a budget prices a round of some contenders by their forks' times.
-                        write_json(tmp / TIMING, {"seconds": round(time.monotonic() - start, 3),
-                                                  "contender": job.contender})
-                progress.finished(r, job.name, read_json(target / TIMING)["seconds"], resumed)
+            ordered = order([j for j in jobs if j.runs_in(r, only)], r, seed)
+            units = [list(g) for _, g in itertools.groupby(ordered, key=lambda j: (True, j.lockstep) if j.lockstep else (False, j.name))]
+            for unit in units:
+                todo = [job for job in unit if not (out / f"round-{r}" / job.name).is_dir()]
+                for job in unit:
+                    progress.starting(r, job.name)
+                if len(todo) == 1 and not todo[0].lockstep:
+                    _run_job(todo[0], r, out, label)
+                elif todo:
+                    _run_lockstep(todo, r, out, label)
+                for job in unit:
+                    progress.finished(r, job.name, read_json(out / f"round-{r}" / job.name / TIMING)["seconds"],
+                                      job not in todo)
             if after_round is not None:
                 after_round(out)
     return out
+
+
+def _run_job(job: Job, r: int, out: Path, label: str, share: int = 1) -> None:
+    """One job into ``out/round-<r>/<job>``, with its wall time divided by ``share`` (the members of its lockstep
+    group, which ran in the same wall time) in ``timing.json``."""
+    with atomic_dir(out / f"round-{r}" / job.name) as tmp:
+        start = time.monotonic()
+        try:
+            job.run(r, tmp)
+        except bridge.OutOfHeapError as err:
+            raise bridge.OutOfHeapError(f"{label}: job {job.name} (round {r}): {err}") from None
+        # The contender too: a budget prices a round of some contenders by their forks' times.
+        write_json(tmp / TIMING, {"seconds": round((time.monotonic() - start) / share, 3),
+                                  "contender": job.contender})
+
+
+def _run_lockstep(members: Sequence[Job], r: int, out: Path, label: str) -> None:
+    """The jobs of one lockstep group at once, each in a thread of its own, under one :class:`lrev.turns.Conductor`.
+    A member that fails lets the others finish, then its error is raised."""
+    errors: list[BaseException] = []
+    with turns.Conductor(len(members)) as conductor:
+        def member(i: int, job: Job) -> None:
+            _turn.flag = conductor.flag(i)
+            try:
+                _run_job(job, r, out, label, share=len(members))
+            except BaseException as err:
+                errors.append(err)
+            finally:
+                conductor.exited(i)
+
+        threads = [threading.Thread(target=member, args=(i, job), name=job.name) for i, job in enumerate(members)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    if errors:
+        raise errors[0]
+    if conductor.error is not None:
+        raise RuntimeError(f"{label}: the lockstep turns of round {r} failed: {conductor.error}")
 
 
 def _die_with_parent() -> None:

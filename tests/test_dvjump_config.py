@@ -87,4 +87,5 @@ def test_every_rung_of_the_ladder_is_timed_in_jvms_of_its_own(tmp_path, scale):
     per_series = (settings["min_warmup"] + settings["measure_iterations"]) * settings["iteration_ms"] / 1000
     name = layout.timed(settings)[0]
     for corpus in layout.corpora(settings):
-        assert plan.configured(settings, layout.fork_name(name, corpus)) == plan.series(settings, corpus) * per_series
+        assert plan.configured(settings, layout.fork_name(name, corpus)) == pytest.approx(
+            plan.series(settings, corpus) * per_series)

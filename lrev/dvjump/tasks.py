@@ -1,15 +1,20 @@
 """The `dvjump` study's fork task (run by :mod:`lrev.fork`, one JVM each): one contender, alone in its JVM."""
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from lrev import pagecache, warmup
+from lrev import bridge, pagecache, warmup
 from lrev.dvjump import engine, layout
 from lrev.io import read_json
+
+
+#: The lockstep stages (:mod:`lrev.turns`) after the timed requests: the answers and the warm reads by position, once
+#: every member's requests are done; then the cold export, whose eviction of the index from the page cache must
+#: touch no other member's warm reads.
+AFTER_STAGE, COLD_STAGE = 1, 2
 
 
 def queries(root: Path, corpus: str) -> tuple[list[str], list[int], str]:
@@ -44,7 +49,9 @@ def measure(root: str, version: str, round: int, contender: str, corpus: str,
     test, its first run after the index's files were dropped from the page cache. The A/A contender only times
     requests."""
     root_ = Path(root)
-    seed = int(dvjump["seed"]) * 1000 + round * 100 + zlib.crc32(contender.encode()) % 100
+    # One seed for every contender of a round: their series run in one order, so that a lockstep group's samples of
+    # a series fall within one turn of each other.
+    seed = int(dvjump["seed"]) * 1000 + round * 100
     out: dict[str, list[pd.DataFrame]] = {"latency": [], "warmup": [], "answers": [], "cost": [], "positions": [],
                                           "reads": [], "export": []}
     bench_spec = spec(root_, contender, corpus, dvjump, seed)
@@ -54,6 +61,7 @@ def measure(root: str, version: str, round: int, contender: str, corpus: str,
         out["latency"].append(iterations[measured].drop(columns="phase").reset_index(drop=True))
         out["warmup"].append(iterations[~measured].drop(columns="phase").reset_index(drop=True))
         if not contender.endswith(layout.AA_SUFFIX):
+            bridge.turn(AFTER_STAGE)
             out["answers"].append(bench.answers().assign(corpus=corpus))
             out["cost"].append(bench.source_cost().assign(corpus=corpus))
             if corpus == layout.FULL:
@@ -62,6 +70,7 @@ def measure(root: str, version: str, round: int, contender: str, corpus: str,
                 reads = dvjump["reads"]
                 out["reads"].extend(bench.reads(w, reads["points"], reads["repeats"]) for w in reads["workloads"])
     if corpus == layout.FULL and not contender.endswith(layout.AA_SUFFIX):
+        bridge.turn(COLD_STAGE)
         out["export"].append(_export_cold(bench_spec, dvjump["export_runs"]))
     return {name: pd.concat(parts, ignore_index=True) for name, parts in out.items() if parts}
 

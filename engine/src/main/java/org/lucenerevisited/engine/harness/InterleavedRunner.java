@@ -30,6 +30,9 @@ import java.util.function.LongSupplier;
  * such an iteration is measured, and the series that compiled in it are flagged {@code stable = 0}:
  * a JIT that never falls quiet is a series that never converged.
  *
+ * <p>In a lockstep group ({@link Turns}) each sample waits for this JVM's turn, so that the same
+ * series of every JVM of the group is timed within one turn of the others.
+ *
  * <p>The series of one run normally belong to one contender (its conditions, thread counts):
  * JIT profiles are per call site, so a contender timed after another one's code ran through the
  * same call sites is measured in a different, polluted JVM. Mixing contenders is kept only for
@@ -168,8 +171,12 @@ public final class InterleavedRunner {
     }
     Collections.shuffle(order, random);
     List<Sample> out = new ArrayList<>();
+    Turns turns = Turns.shared();
     for (int i : order) {
       Contender c = contenders.get(i);
+      if (turns != null) {
+        turns.next();
+      }
       long jitBefore = jitMillis.getAsLong();
       long gcBefore = gcMillis.getAsLong();
       long start = clock.getAsLong();
