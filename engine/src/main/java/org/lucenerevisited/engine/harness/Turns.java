@@ -6,6 +6,10 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 
 /**
  * The turn this JVM shares with the other JVMs of its lockstep group ({@code lrev/turns.py}): it
@@ -21,6 +25,10 @@ import java.nio.charset.StandardCharsets;
  * system property {@code lrev.turns} ({@code port:member}) the JVM is alone and every turn is its own.
  */
 public final class Turns {
+  /** How long a turn waits at most, once its samples are done, for this JVM's compilers to fall quiet. */
+  static final long QUIET_WAIT_NANOS = 2_000_000_000L;
+  /** Compilers that did not run for this long are quiet. */
+  static final long QUIET_POLL_MILLIS = 2;
   private static final String GONE = "the conductor of this JVM's lockstep turns went away";
   private static Turns shared;
   private static boolean looked;
@@ -65,6 +73,7 @@ public final class Turns {
     int answer;
     try {
       if (held) {
+        awaitQuietCompilers();
         out.write('F');
       }
       out.write('0' + stage);
@@ -78,6 +87,51 @@ public final class Turns {
       throw new IOException(GONE);
     }
     held = true;
+  }
+
+  /**
+   * Waits (at most {@link #QUIET_WAIT_NANOS}) until this JVM's JIT compiler threads have not run for
+   * {@link #QUIET_POLL_MILLIS}: what the samples of its turn queued is compiled before the turn passes on,
+   * not beside another JVM's sample, whose own JIT counters would not show it. Linux only (the threads'
+   * run time in {@code /proc/self/task/<tid>/schedstat}); elsewhere it returns at once.
+   */
+  static void awaitQuietCompilers() {
+    long deadline = System.nanoTime() + QUIET_WAIT_NANOS;
+    long before = compilerNanos();
+    while (before >= 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(QUIET_POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      long now = compilerNanos();
+      if (now == before) {
+        return;
+      }
+      before = now;
+    }
+  }
+
+  /** The JIT compiler threads' run time so far (ns), or -1 where /proc does not tell. */
+  static long compilerNanos() {
+    long sum = 0;
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Paths.get("/proc/self/task"))) {
+      for (Path task : tasks) {
+        try {
+          // The kernel keeps 15 characters of a thread's name: "C2 CompilerThread0" is "C2 CompilerThre".
+          String name = Files.readString(task.resolve("comm")).trim();
+          if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+            sum += Long.parseLong(Files.readString(task.resolve("schedstat")).split(" ")[0]);
+          }
+        } catch (IOException | NumberFormatException e) {
+          // a thread that ended while it was read: it runs no more
+        }
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      return -1;
+    }
+    return sum;
   }
 
   /** {@link #enter} on this JVM's turn, if it has one: a no-op for a JVM that runs alone. */

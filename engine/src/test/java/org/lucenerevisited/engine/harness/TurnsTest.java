@@ -62,6 +62,15 @@ class TurnsTest {
     }
   }
 
+  @Test
+  void thisJvmsCompilersAreFoundAndFallQuiet() {
+    long nanos = Turns.compilerNanos();
+    assertTrue(nanos > 0, "a JVM that ran this test has compiled something: " + nanos);
+    long start = System.nanoTime();
+    Turns.awaitQuietCompilers();
+    assertTrue(System.nanoTime() - start <= Turns.QUIET_WAIT_NANOS + 500_000_000L);
+  }
+
   private static void enter(Turns turns, int stage) {
     try {
       turns.enter(stage);
