@@ -11,7 +11,8 @@ Work goes in stages (0-9): stage 0, the timed samples, is granted first come fir
 round-robin; a request for a later stage waits until every member has asked for that stage or a later one, or has
 exited. Nothing is granted before every member has asked for its first turn or exited: the JVMs' start-up (opening indexes,
 reading queries) runs beside one another, never beside a timed sample. A member holds the turn from its grant to
-its next request or its exit.
+its next request or its exit, and passes it on only once its JIT compiler threads are quiet (the engine's
+``Turns.awaitQuietCompilers``): a JVM's counters do not see another's compilers running beside its sample.
 
 Protocol, one TCP connection on localhost per member: the member sends ``M<id>\\n``, then for each turn an optional
 ``F`` (passing on the turn it holds) and a stage digit; the conductor answers ``G`` when the turn is its.
