@@ -90,17 +90,26 @@ def run(task: str, version: str, payload: dict[str, Any], out: str | os.PathLike
     try:
         with open(out / FORK_LOG, "w") as log:
             jvm = [collector, *([] if java is None else [str(java)])]
-            done = subprocess.run([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), *jvm],
-                                  env=env, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen([sys.executable, "-m", "lrev.fork", task, version, f.name, str(out), *jvm],
+                                    env=env, stdout=log, stderr=subprocess.STDOUT)
+            group = getattr(_turn, "procs", None)
+            if group is not None:  # a lockstep group's runner kills its members' forks when it is stopped
+                group.append(proc)
+            try:
+                returncode = proc.wait()
+            except BaseException:  # stopped (Ctrl-C): the fork measures no further, as subprocess.run does
+                proc.kill()
+                proc.wait()
+                raise
     finally:
         os.unlink(f.name)
-    if done.returncode == bridge.OUT_OF_HEAP_EXIT:
+    if returncode == bridge.OUT_OF_HEAP_EXIT:
         raise bridge.OutOfHeapError(f"study {task.partition('.')[0]}, task {task}, Lucene {version}: the fork's JVM "
                                     f"ran out of its {bridge.heap()} heap; raise `heap` in the config (e.g. --config "
                                     f"heap=8g): forks already finished are kept")
-    if done.returncode != 0:
+    if returncode != 0:
         tail = (out / FORK_LOG).read_text(errors="replace")[-4000:]
-        raise ForkError(f"task {task}, Lucene {version}: the fork exited with status {done.returncode}; the end of "
+        raise ForkError(f"task {task}, Lucene {version}: the fork exited with status {returncode}; the end of "
                         f"its output ({out / FORK_LOG}):\n{tail}")
 
 
@@ -286,15 +295,20 @@ def _run_job(job: Job, r: int, out: Path, label: str, share: int = 1) -> None:
         # The contender too: a budget prices a round of some contenders by their forks' times.
         write_json(tmp / TIMING, {"seconds": round((time.monotonic() - start) / share, 3),
                                   "contender": job.contender})
+        stop = getattr(_turn, "stop", None)
+        if stop is not None and stop.is_set():  # its group was stopped: nothing of it is kept
+            raise ForkError(f"{label}: job {job.name} (round {r}) was stopped with its lockstep group")
 
 
 def _run_lockstep(members: Sequence[Job], r: int, out: Path, label: str) -> None:
     """The jobs of one lockstep group at once, each in a thread of its own, under one :class:`lrev.turns.Conductor`.
     A member that fails lets the others finish, then its error is raised."""
     errors: list[BaseException] = []
+    procs: list[subprocess.Popen] = []
+    stop = threading.Event()
     with turns.Conductor(len(members)) as conductor:
         def member(i: int, job: Job) -> None:
-            _turn.flag = conductor.flag(i)
+            _turn.flag, _turn.procs, _turn.stop = conductor.flag(i), procs, stop
             try:
                 _run_job(job, r, out, label, share=len(members))
             except BaseException as err:
@@ -303,10 +317,18 @@ def _run_lockstep(members: Sequence[Job], r: int, out: Path, label: str) -> None
                 conductor.exited(i)
 
         threads = [threading.Thread(target=member, args=(i, job), name=job.name) for i, job in enumerate(members)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        try:
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        except BaseException:  # stopped (Ctrl-C): no member measures on, and none is kept
+            stop.set()
+            for proc in list(procs):
+                proc.kill()
+            for t in threads:
+                t.join()
+            raise
     if errors:
         raise errors[0]
     if conductor.error is not None:
