@@ -24,7 +24,7 @@ class Member:
         self.sock.sendall((b"F" if self.held else b"") + str(stage).encode())
         self.held = False
 
-    def granted(self, timeout: float = 0.3) -> bool:
+    def granted(self, timeout: float = 5.0) -> bool:
         self.sock.settimeout(timeout)
         try:
             got = self.sock.recv(1) == b"G"
@@ -41,12 +41,12 @@ def test_nothing_is_granted_before_every_member_connected_then_samples_go_round_
     with turns.Conductor(2) as conductor:
         a = Member(conductor, 0)
         a.ask(0)
-        assert not a.granted(), "a member's start-up must not overlap another's first sample"
+        assert not a.granted(0.3), "a member's start-up must not overlap another's first sample"
         b = Member(conductor, 1)
         b.ask(0)
-        assert a.granted() and not b.granted()
+        assert a.granted() and not b.granted(0.3)
         a.ask(0)
-        assert b.granted() and not a.granted(), "the turn goes to the member that waited"
+        assert b.granted() and not a.granted(0.3), "the turn goes to the member that waited"
         b.ask(0)
         assert a.granted()
         a.close()
@@ -66,7 +66,7 @@ def test_a_later_stage_waits_for_every_member_to_reach_it():
         assert members[2].granted()
         members[2].ask(2)
         assert members[1].granted(), "stage 0 goes on while a member still samples"
-        assert not members[0].granted()
+        assert not members[0].granted(0.3)
         members[1].ask(1)
         assert members[0].granted(), "stage 1 once every member asked for it or a later one"
         members[0].ask(2)
@@ -81,7 +81,7 @@ def test_a_member_that_never_connected_holds_nothing_up_once_it_exited():
     with turns.Conductor(2) as conductor:
         a = Member(conductor, 0)
         a.ask(0)
-        assert not a.granted()
+        assert not a.granted(0.3)
         conductor.exited(1)
         assert a.granted()
         a.close()
