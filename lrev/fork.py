@@ -56,6 +56,8 @@ TIMING = "timing.json"
 FORK_LOG = "fork.log"
 #: The lockstep turn of the fork this thread starts (:func:`run`), set by :func:`run_rounds` for a group's member.
 _turn = threading.local()
+#: The process that started this one (for a notebook's kernel, the pipeline's job): once it is gone the run was killed.
+_STARTED_BY = os.getppid()
 
 
 def task_function(task: str) -> Callable[..., dict[str, pd.DataFrame]]:
@@ -298,6 +300,11 @@ def _run_job(job: Job, r: int, out: Path, label: str, share: int = 1) -> None:
         stop = getattr(_turn, "stop", None)
         if stop is not None and stop.is_set():  # its group was stopped: nothing of it is kept
             raise ForkError(f"{label}: job {job.name} (round {r}) was stopped with its lockstep group")
+        # Killed outright, a run leaves its notebook's kernel (a session of its own) alive until ipykernel's poll of
+        # its parent, up to a second: a fork that ends in that second, as a lockstep group's members all do at
+        # once, measured after the kill and is not kept.
+        if os.getppid() != _STARTED_BY:
+            raise ForkError(f"{label}: job {job.name} (round {r}) ended after the run that started it was killed")
 
 
 def _run_lockstep(members: Sequence[Job], r: int, out: Path, label: str) -> None:

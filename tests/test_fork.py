@@ -54,6 +54,17 @@ def test_a_killed_run_resumes_and_other_settings_start_over(tmp_path):
     assert len(log) == 12, "outputs of other settings are discarded and rerun"
 
 
+def test_a_job_that_ends_after_the_process_that_started_the_run_died_is_not_kept(tmp_path, monkeypatch):
+    """A run killed outright leaves its notebook's kernel alive for up to a second; a job ending in it is dropped."""
+    def killed_meanwhile(r, out):
+        (out / "done").write_text("x")
+        monkeypatch.setattr(fork, "_STARTED_BY", -1)  # as if this process's parent had died while the job ran
+
+    with pytest.raises(fork.ForkError, match="after the run that started it was killed"):
+        fork.run_rounds([fork.Job("x", killed_meanwhile)], 1, 1, tmp_path / "forks", "s")
+    assert not list((tmp_path / "forks").glob("round-*/*")), "nothing of the job was kept"
+
+
 def test_more_rounds_measure_only_the_new_ones_and_fewer_drop_the_rest(tmp_path):
     log: list = []
     jobs = _jobs(log)

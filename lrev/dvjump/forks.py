@@ -1,8 +1,8 @@
 """The `dvjump` forks, as rounds of :class:`lrev.fork.Job`: one run covers every version, so that the
 ratios between versions (Lucene 7 against 6, 8 with jump tables against 7's index) pair JVMs of the same
-round. Round r runs one fork of every contender and of the A/A contender on every corpus, in its own shuffled order.
-Not yet in lockstep groups (:mod:`lrev.turns`): a run stopped with Ctrl-C let a group's member finish after the stop
-(tests/test_faults.py), so the study runs its forks one after another until that is mended (docs/noise.md).
+round. Round r runs one fork of every contender and of the A/A contender on every corpus, in its own shuffled order;
+the forks of one corpus run as a lockstep group (:mod:`lrev.turns`), so that every contender's sample of a series is
+timed within a second of the others': this host's memory speed drifts within seconds (docs/noise.md).
 
 Each rung of the size ladder has JVMs of its own, as each contender has. Timed in one JVM after the full corpus, a
 rung ran in a JVM that other series (more workloads and buckets, the cold export) had compiled and profiled, while the
@@ -41,7 +41,7 @@ def jobs(root: Path, dvjump: dict[str, Any]) -> list[fork.Job]:
         payload = {"root": str(root), "version": version, "contender": contender, "corpus": corpus, "dvjump": dvjump}
         return fork.Job(layout.fork_name(contender, corpus),
                         lambda r, out: fork.run("dvjump.measure", version, {**payload, "round": r}, out),
-                        contender=contender)
+                        contender=contender, lockstep=corpus)
 
     return [measure(c, corpus) for c in layout.timed(dvjump) for corpus in layout.corpora(dvjump)]
 
