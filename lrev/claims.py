@@ -58,7 +58,9 @@ in its noisiest tenth (:func:`group_prior`); the claims file's ``priors`` record
 
 A part whose mechanism needs a size the run cannot build (``needs``) is judged a second time at that size, from a
 size ladder (``grows``; :mod:`lrev.growth`'s models), and marked extrapolated: the same rules, on the prediction's
-interval, withheld where the ladder's own check finds the model does not describe it. A model that can only
+interval, withheld where the ladder's own check finds the model does not describe it; a rung's forks that never
+settled are bracketed as a measured part's are (the ladder fitted again at either end of each one's series), so a
+prediction whose every reading gives the verdict is not withheld as unconverged. A model that can only
 understate the quantity there (``grows.bias``: the walk model) keeps only a verdict that any larger value would give
 too; otherwise that extrapolation is ``untestable``, leaning the way its interval does. Such a model's check withholds
 nothing for a bend the bias already allows: a walk whose smaller sizes all lie above its line, or on it
@@ -686,6 +688,10 @@ class _Judge:
             rows = rows[~rows["round"].isin(skipped)]
         if rows.empty:
             raise self.fail(f"no {column} results for contender '{contender}' of {version} where {where}")
+        return self.settled(rows, column, contender, where, version)
+
+    def settled(self, rows: pd.DataFrame, column: str, contender: str, where: dict, version: str) -> pd.DataFrame:
+        """``rows`` of one side with each fork :meth:`settles` is trying read at one end of its series."""
         if self.settle:
             rows = rows.copy()
             for (c, v, w, r, f), end in self.settle.items():
@@ -871,13 +877,8 @@ class _Judge:
         forks that never settled are read alike; where a reading shows a bias (its own p, not the family's adjusted
         one: the stricter reading), the verdict must also stand with the interval moved that far either way. More
         than :data:`SETTLE_MAX` such forks are not tried."""
-        unsettled = []
         shown = [] if aa is None else [(aa[0], aa[2], aa[3])]
-        for contender, where, version in [*sides, *shown]:
-            rows = self.samples(quantity, contender, where, version)
-            forks = rows.groupby(["round", "fork"])["stable"].min()
-            unsettled += [(contender, version, tuple(sorted(where.items())), r, f)
-                          for (r, f), stable in forks.items() if stable == 0]
+        unsettled = self.unsettled(quantity, [*sides, *shown])
         if not unsettled or len(unsettled) > self.SETTLE_MAX:
             return False
         expect = part["expect"]
@@ -898,6 +899,35 @@ class _Judge:
                         wide = stats.Estimate(est.value, est.low / reach, est.high * reach, est.n)
                         if judge(wide, expect["direction"], expect["value"], expect.get("band")) != verdict:
                             return False
+        finally:
+            self.settle = {}
+        return True
+
+    def unsettled(self, quantity: Quantity, sides: list[tuple[str, dict, str]]) -> list[tuple]:
+        """The forks of ``sides`` whose series show no steady state, as :attr:`settle` names them."""
+        found = []
+        for contender, where, version in sides:
+            forks = self.samples(quantity, contender, where, version).groupby(["round", "fork"])["stable"].min()
+            found += [(contender, version, tuple(sorted(where.items())), r, f)
+                      for (r, f), stable in forks.items() if stable == 0]
+        return found
+
+    def ladder_settles(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]],
+                       rungs: list[tuple[str, dict, str]], statistic: str | None, bias: bool, verdict: str) -> bool:
+        """Whether an extrapolated ``verdict`` stands wherever the forks of the ladder's ``rungs`` (every rung's
+        sides) that never settled would have: the ladder fitted again with each such fork read at the least and at
+        the most of its series, in every combination, as :meth:`settles` reads a measured part; every fit must give
+        the verdict."""
+        unsettled = self.unsettled(quantity, rungs)
+        if not unsettled or len(unsettled) > self.SETTLE_MAX:
+            return False
+        try:
+            for ends in np.ndindex(*(2,) * len(unsettled)):
+                self.settle = {fork: ("min", "max")[e] for fork, e in zip(unsettled, ends)}
+                reading = self.extrapolate(part, quantity, sides, statistic, bias, bracket=False)
+                if (reading.get("leaning") or reading["verdict"]) != verdict or \
+                        reading["verdict"] not in (verdict, "unconverged"):
+                    return False
         finally:
             self.settle = {}
         return True
@@ -962,9 +992,11 @@ class _Judge:
                 "scale": scale, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None}
 
     def extrapolate(self, part: dict, quantity: Quantity, sides: list[tuple[str, dict, str]], statistic: str | None,
-                    bias: bool) -> dict:
+                    bias: bool, bracket: bool = True) -> dict:
         """The part at the seed's size (its ``grows``), judged as the measured part is, from the per-round lines
-        through its ladder: no verdict, and why, from one size or from a ladder that bends away from a line."""
+        through its ladder: no verdict, and why, from one size or from a ladder that bends away from a line. A
+        verdict withheld as unconverged is kept where every reading of the rungs' unsettled forks gives it
+        (:meth:`ladder_settles`, with ``bracket``)."""
         grows = part["grows"]
         over, model = grows["over"], grows.get("model", "loglog")
         size = self.study.QUANTITIES.get(grows["size"])
@@ -983,10 +1015,12 @@ class _Judge:
         rungs: dict[float, Any] = {}
         converged = True
         moves: set[str] = set()
+        rung_sides: list[tuple[str, dict, str]] = []
         measured = sorted(set(select(frame, version=version_a, contender=a, **rest)[over]))
         for rung in [r for r in measured if re.fullmatch(grows.get("rungs", ".*"), str(r))]:
             at = [(c, {**w, over: rung}, v) for c, w, v in sides]
-            frames = [select(frame, version=v, contender=c, **w) for c, w, v in at]
+            frames = [self.settled(select(frame, version=v, contender=c, **w), quantity.column, c, w, v)
+                      for c, w, v in at]
             if any(f.empty for f in frames):
                 continue
             per_side = [pd.Series({r: float(fn(x)) for r, x in rounds.by_round(f, quantity.column).items()})
@@ -1008,6 +1042,7 @@ class _Judge:
                 raise self.fail(f"{over} {rungs[docs]} and {rung} are both {grows['size']} {docs:,.0f}: a ladder's "
                                 f"sizes must differ")
             values[docs], sided[docs], rungs[docs] = ratio, per_side, rung
+            rung_sides += at
             converged = converged and self.converged(quantity, *at)
             # A rung whose side fell behind its asked rate moves the fit as it would move the part there.
             if "pace" in part:
@@ -1062,7 +1097,12 @@ class _Judge:
         elif fit.describes is None:
             unchecked = ("two sizes: a line fits any two points, so nothing checks it" if len(fit.sizes) == 2 else
                          "fewer than two rounds measured every size, so nothing checks the line")
-        return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None, "reason": unchecked}
+        bracketed = verdict == "unconverged" and leaning in ("holds", "fails") and bracket and \
+            self.ladder_settles(part, quantity, sides, rung_sides, statistic, bias, leaning)
+        if bracketed:
+            verdict = leaning
+        return {**out, "verdict": verdict, "leaning": leaning if verdict in WITHHELD else None, "reason": unchecked,
+                "bracketed": bracketed}
 
     def walked(self, part: dict, name: str, contender: str, where: dict, version: str) -> pd.Series:
         """Per round, the study quantity ``name`` (a walk model's growth of side a per unit of size) of ``contender``

@@ -370,7 +370,7 @@ JIT_COVARIATE = 0.02
 def steady_numbers(series: pd.DataFrame, claims: dict[str, Any]) -> dict[str, Any]:
     """How a study's series settled (:mod:`lrev.steady`): how many forks' series fell in each class, the median
     length of their steady segments' measured part, the verdicts withheld as unconverged and those kept since the
-    unsteady forks' range gives them too (bracketed), and the judged cells whose
+    unsteady forks' range gives them too (bracketed, measured or at the seed's size), and the judged cells whose
     sides' steady segments the JIT compiled through for more than :data:`JIT_COVARIATE` of their time."""
     counts = {c: int((series["steady"] == c).sum()) if len(series) else 0 for c in steady.CLASSES}
     jit = []
@@ -382,8 +382,8 @@ def steady_numbers(series: pd.DataFrame, claims: dict[str, Any]) -> dict[str, An
     return {"series": len(series), "classes": counts,
             "words": [{"class": c, "count": n} for c, n in counts.items() if n],
             "unconverged": sum(v["verdict"] == "unconverged" for v in claims["verdicts"]),
-            "bracketed": sum(any((p.get("steadiness") or {}).get("bracketed") for p in v["parts"])
-                             for v in claims["verdicts"]),
+            "bracketed": sum(any((p.get("steadiness") or {}).get("bracketed") or (p.get("extrapolated") or {}).get(
+                "bracketed") for p in v["parts"]) for v in claims["verdicts"]),
             "jit_cells": jit, "jit_limit": f"{JIT_COVARIATE * 100:g}%"}
 
 

@@ -259,6 +259,26 @@ def test_a_rung_whose_side_fell_behind_its_rate_withholds_the_extrapolated_verdi
     assert row["parts"][0]["extrapolated"]["verdict"] == "fell-behind"
 
 
+def unsettled_rung(spread: float) -> SimpleNamespace:
+    """The growing ratio of the first test, with two of the medium rung's five FST50 forks never settled: each ran
+    its iteration and two more, at ``spread`` times and 1 / ``spread`` times its value."""
+    table = lookups(lambda d: 1.2 * (d / 1e5) ** 0.1, seed=3).lookups  # a draw whose line the readings keep straight
+    fork = (table["corpus"] == "medium") & (table["contender"] == "FST50") & table["round"].isin([0, 1])
+    table.loc[fork, "stable"] = 0
+    extra = [table[fork].assign(iteration=i, lookups_per_s=table.loc[fork, "lookups_per_s"] * f)
+             for i, f in ((1, spread), (2, 1 / spread))]
+    return SimpleNamespace(lookups=pd.concat([table, *extra], ignore_index=True))
+
+
+def test_an_extrapolation_whose_unsettled_rung_forks_give_its_verdict_at_either_end_is_kept():
+    """Read at the least and the most of their series (±10%), the unsettled forks still give 'holds' at 30M docs:
+    the verdict is kept, bracketed; spread ×20 either way, some reading turns it, so it stays unconverged."""
+    narrow = verdict(registry(), unsettled_rung(1.1))["parts"][0]["extrapolated"]
+    assert narrow["verdict"] == "holds" and narrow["bracketed"] is True
+    wide = verdict(registry(), unsettled_rung(20.0))["parts"][0]["extrapolated"]
+    assert wide["verdict"] == "unconverged" and wide["leaning"] == "holds" and wide["bracketed"] is False
+
+
 def ratio_linear(**extra) -> dict:
     return {"over": "corpus", "size": "docs", "at": SEED_DOCS, "why": "w", "model": "ratio-linear", **extra}
 

@@ -148,7 +148,8 @@ def numbers(results: Path, versions: Sequence[str], figures_dir: Path, claims: d
     return {
         "meta": {"docs": f"{p['docs']:,}", "ladder_docs": [f"{n:,}" for n in p["ladder"]["docs"]],
                  "ladder_workloads": list(p["ladder"]["workloads"]),
-                 "rounds": p["rounds"], "iteration_ms": p["iteration_ms"], "max_warmup": p["max_warmup"],
+                 "rounds": p["rounds"], "iteration_ms": p["iteration_ms"], "min_warmup": p["min_warmup"],
+                 "max_warmup": p["max_warmup"],
                  "stable_cv": p["stable_cv"],
                  "measure_iterations": p["measure_iterations"], "buckets": p["buckets"],
                  "queries_per_bucket": p["queries_per_bucket"], "export_percent": f"{p['export_fraction'] * 100:g}%",
